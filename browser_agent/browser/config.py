@@ -1,0 +1,43 @@
+"""Settings for launching or connecting to a browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["BrowserConfig", "Viewport"]
+
+
+class Viewport(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    width: int = Field(1280, gt=0)
+    height: int = Field(800, gt=0)
+
+
+class BrowserConfig(BaseModel):
+    """How to get a browser: launch a local Chromium, or connect to a remote one.
+
+    All timeouts are in milliseconds. ``allowed_domains`` uses patterns such as ``example.com``,
+    ``*.example.com`` or ``http://127.0.0.1:*``; ``None`` allows every domain.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    headless: bool = True
+    executable_path: Path | None = None
+    extra_args: tuple[str, ...] = ()
+    viewport: Viewport = Viewport()
+    user_data_dir: Path | None = None
+    downloads_dir: Path | None = None
+    allowed_domains: tuple[str, ...] | None = None
+    cdp_url: str | None = None
+    ws_endpoint: str | None = None
+    launch_timeout_ms: float = 30_000
+    action_timeout_ms: float = 5_000
+    navigation_timeout_ms: float = 20_000
+    settle_quiet_ms: float = 150
+    settle_max_ms: float = 3_000
+    block_external_network: bool = False
+    accept_dialogs: bool = True

@@ -1,0 +1,131 @@
+"""Tab bookkeeping: stable tab ids, following new tabs, and the page events worth telling the model."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from playwright.async_api import Dialog, Download, Page
+
+from browser_agent.browser.config import BrowserConfig
+from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.state import TabInfo
+from browser_agent.errors import TabClosedError
+
+__all__ = ["TabRegistry"]
+
+
+class TabRegistry:
+    """Numbers tabs in the order they open, follows new ones, and records dialogs and downloads."""
+
+    def __init__(self, config: BrowserConfig) -> None:
+        self._config = config
+        self._pages: dict[int, Page] = {}
+        self._next_id = 0
+        self.current_id = -1
+        self._events: list[str] = []
+        self._download_tasks: set[asyncio.Task[None]] = set()
+        self.downloads: list[Path] = []
+
+    # -- registry --------------------------------------------------------------------------------
+
+    def id_of(self, page: Page) -> int | None:
+        return next((tid for tid, p in self._pages.items() if p is page), None)
+
+    def adopt(self, page: Page) -> int:
+        """Register ``page`` (idempotent) and make it current; pages the site opens are followed."""
+        existing = self.id_of(page)
+        if existing is not None:
+            return existing
+        tab_id = self._next_id
+        self._next_id += 1
+        self._pages[tab_id] = page
+        page.on("dialog", self._on_dialog)
+        page.on("download", self._on_download)
+        page.on("crash", lambda p: self.record(f"tab {self.id_of(p)} crashed"))
+        page.on("close", self.forget)
+        if self.current_id >= 0:
+            self.record(f"a new tab {tab_id} opened and is now current")
+        self.current_id = tab_id
+        return tab_id
+
+    def forget(self, page: Page) -> None:
+        tab_id = self.id_of(page)
+        if tab_id is None:
+            return
+        del self._pages[tab_id]
+        self.record(f"tab {tab_id} was closed")
+        if self.current_id == tab_id:
+            self.current_id = max(self._pages, default=-1)
+            if self.current_id >= 0:
+                self.record(f"tab {self.current_id} is now current")
+
+    def get(self, tab_id: int) -> Page:
+        page = self._pages.get(tab_id)
+        if page is None:
+            open_ids = ", ".join(str(t) for t in sorted(self._pages)) or "none"
+            raise TabClosedError(f"There is no tab {tab_id}; open tabs: {open_ids}.")
+        return page
+
+    def switch(self, tab_id: int) -> Page:
+        page = self.get(tab_id)
+        self.current_id = tab_id
+        return page
+
+    def current(self) -> Page:
+        if self.current_id < 0:
+            raise TabClosedError("Every tab is closed; open a new tab.")
+        return self.get(self.current_id)
+
+    async def infos(self) -> tuple[TabInfo, ...]:
+        infos = []
+        for tab_id, page in sorted(self._pages.items()):
+            try:
+                title = await asyncio.wait_for(page.title(), timeout=1)
+            except (PlaywrightError, TimeoutError):
+                title = ""
+            infos.append(TabInfo(tab_id, page.url, title))
+        return tuple(infos)
+
+    # -- events ----------------------------------------------------------------------------------
+
+    def record(self, event: str) -> None:
+        self._events.append(event)
+
+    def drain_events(self) -> tuple[str, ...]:
+        events, self._events = tuple(self._events), []
+        return events
+
+    async def _on_dialog(self, dialog: Dialog) -> None:
+        kind, message = dialog.type, dialog.message
+        try:
+            if kind == "beforeunload" or kind != "confirm" or self._config.accept_dialogs:
+                await dialog.accept(dialog.default_value if kind == "prompt" else None)
+                verb = "accepted"
+            else:
+                await dialog.dismiss()
+                verb = "dismissed"
+        except PlaywrightError:
+            verb = "could not answer"
+        self.record(f"a {kind} dialog said {message!r}; it was {verb}")
+
+    def _on_download(self, download: Download) -> None:
+        task = asyncio.get_running_loop().create_task(self._save_download(download))
+        self._download_tasks.add(task)
+        task.add_done_callback(self._download_tasks.discard)
+
+    async def _save_download(self, download: Download) -> None:
+        folder = self._config.downloads_dir or Path.cwd() / "downloads"
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / download.suggested_filename
+        try:
+            await download.save_as(target)
+        except PlaywrightError as exc:
+            self.record(f"download of {download.suggested_filename} failed: {exc}")
+            return
+        self.downloads.append(target)
+        self.record(f"downloaded {download.suggested_filename} to {target}")
+
+    async def finish_downloads(self) -> None:
+        if self._download_tasks:
+            await asyncio.gather(*self._download_tasks, return_exceptions=True)

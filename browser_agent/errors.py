@@ -1,0 +1,96 @@
+"""The one exception tree of browser_agent.
+
+Every error the library raises is a ``BrowserAgentError``. Each branch says who must react::
+
+    BrowserAgentError
+    ├── UserError            the developer using the library: misuse found at registration or config
+    ├── BrowserError         the environment: no Chromium, launch failed, page crashed, closed tab
+    ├── ActionError          the model: an action could not be carried out; its message is written
+    │   │                    for the model and goes back to it as an ActionResult error
+    │   ├── ElementNotFoundError   an index that is not on the page (or a detached element)
+    │   ├── NavigationError        a URL that could not be loaded
+    │   ├── DomainNotAllowedError  a URL outside the allowed domains
+    │   ├── TabClosedError         the tab was closed or crashed; another tab must be chosen
+    │   └── ActionTimeoutError     the page did not respond in time
+    ├── ModelError           the provider failed after retries (network, auth, rate limit)
+    │   └── ModelOutputError the reply never matched the schema, even after correction
+    └── AgentRunError        the run ended without success (max steps, max failures); carries history
+
+Playwright exceptions are translated into these in exactly one place,
+``browser_agent.browser.playwright_errors``; provider exceptions in ``browser_agent.llm.retry``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "ActionError",
+    "ActionTimeoutError",
+    "AgentRunError",
+    "BrowserAgentError",
+    "BrowserError",
+    "DomainNotAllowedError",
+    "ElementNotFoundError",
+    "ModelError",
+    "ModelOutputError",
+    "NavigationError",
+    "TabClosedError",
+    "UserError",
+]
+
+
+class BrowserAgentError(Exception):
+    """Base of every error raised by browser_agent."""
+
+
+class UserError(BrowserAgentError):
+    """The library was used wrongly; the message says what to change in your code or config."""
+
+
+class BrowserError(BrowserAgentError):
+    """The browser could not be started or used (no Chromium, launch failure, crashed page)."""
+
+
+class ActionError(BrowserAgentError):
+    """An action failed in a way the model can correct; the message is written for the model."""
+
+
+class ElementNotFoundError(ActionError):
+    """The index given by the model does not name an element on the current page."""
+
+
+class NavigationError(ActionError):
+    """A URL could not be loaded (unreachable host, HTTP error page, aborted navigation)."""
+
+
+class DomainNotAllowedError(ActionError):
+    """A URL is outside the allowed domains of this run."""
+
+
+class TabClosedError(ActionError):
+    """The tab an action needed was closed or crashed."""
+
+
+class ActionTimeoutError(ActionError):
+    """The page did not respond to an action within its time limit."""
+
+
+class ModelError(BrowserAgentError):
+    """The chat model's provider failed, after retries where the failure was transient."""
+
+
+class ModelOutputError(ModelError):
+    """The model's reply did not match the expected schema, even after it was asked to correct it."""
+
+    def __init__(self, message: str, *, raw: str = "") -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class AgentRunError(BrowserAgentError):
+    """The run ended without success; ``history`` holds every step taken so far."""
+
+    def __init__(self, message: str, *, history: Any = None) -> None:
+        super().__init__(message)
+        self.history = history

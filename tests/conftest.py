@@ -1,0 +1,58 @@
+"""Shared fixtures: local servers on 127.0.0.1, one browser per session, a fresh session per test."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, Page, async_playwright
+
+from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.chromium import chromium_args, find_chromium
+from tests.support.server import LocalServer
+
+PAGES = Path(__file__).parent / "pages"
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[LocalServer]:
+    with LocalServer(PAGES) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def other_server() -> Iterator[LocalServer]:
+    """The same pages on another port: another origin, for cross-origin iframes."""
+    with LocalServer(PAGES) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as pw:
+        location = find_chromium(playwright_path=pw.chromium.executable_path)
+        launched = await pw.chromium.launch(
+            executable_path=str(location.path) if location.path else None,
+            args=chromium_args(block_external_network=True),
+        )
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+@pytest.fixture
+def browser_config(tmp_path: Path) -> BrowserConfig:
+    return BrowserConfig(downloads_dir=tmp_path / "downloads", settle_max_ms=2_000)
+
+
+@pytest.fixture
+async def session(browser: Browser, browser_config: BrowserConfig) -> AsyncIterator[BrowserSession]:
+    async with BrowserSession(browser_config, browser=browser) as sess:
+        yield sess
+
+
+@pytest.fixture
+async def page(session: BrowserSession) -> Page:
+    return session.page

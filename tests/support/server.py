@@ -1,0 +1,83 @@
+"""A local static server for test pages, bound to 127.0.0.1 on a random port.
+
+Besides the files under its root it answers a few special paths that tests need:
+``/__slow?ms=N`` (a response that takes N ms, capped at 10 s), ``/__download/NAME`` (a file sent as an
+attachment), ``/__status/CODE``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        return
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def do_GET(self) -> None:
+        parts = urlsplit(self.path)
+        if parts.path == "/__slow":
+            ms = min(int(parse_qs(parts.query).get("ms", ["1000"])[0]), 10_000)
+            time.sleep(ms / 1000)
+            self._send(200, "image/gif", b"GIF89a")
+        elif parts.path.startswith("/__download/"):
+            name = parts.path.rsplit("/", 1)[-1]
+            body = f"content of {name}\n".encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Disposition", f'attachment; filename="{name}"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif parts.path.startswith("/__status/"):
+            code = int(parts.path.rsplit("/", 1)[-1])
+            self._send(code, "text/html", f"<h1>status {code}</h1>".encode())
+        else:
+            super().do_GET()
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length).decode(errors="replace")
+        self._send(200, "text/html", f"<html><body><pre id='posted'>{body}</pre></body></html>".encode())
+
+    def _send(self, code: int, ctype: str, body: bytes) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class LocalServer:
+    """Serve ``root`` on 127.0.0.1 in a background thread; ``url(path)`` builds addresses."""
+
+    def __init__(self, root: Path) -> None:
+        handler = partial(_Handler, directory=str(root))
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> LocalServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, path: str = "/") -> str:
+        return self.origin + "/" + path.lstrip("/")
