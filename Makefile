@@ -1,0 +1,43 @@
+# browser_agent — every target installs what it needs first. `make help` lists them.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help demo test lint typecheck unit integration bench clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m browser_agent.browser.install
+	touch $(STAMP)
+
+demo: $(STAMP)  ## install everything, then run the offline demo (replay on a local shop)
+	$(VENV)/bin/browser-agent demo
+
+test: $(STAMP)  ## install everything, then run lint, type checks and the whole test suite
+	$(VENV)/bin/ruff check browser_agent tests examples benchmarks
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pytest -q -p no:cacheprovider
+
+unit: $(STAMP)  ## only the unit tests (no browser)
+	$(VENV)/bin/pytest -q tests/unit
+
+lint: $(STAMP)  ## ruff
+	$(VENV)/bin/ruff check browser_agent tests examples benchmarks
+
+typecheck: $(STAMP)  ## mypy --strict on the package
+	$(VENV)/bin/mypy
+
+bench: $(STAMP)  ## the benchmarks (DOM extraction, agent step overhead, replay robustness)
+	$(PY) benchmarks/dom_bench.py
+	$(PY) benchmarks/step_bench.py
+	$(PY) benchmarks/replay_bench.py
+
+clean:  ## remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

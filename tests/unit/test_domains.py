@@ -1,0 +1,33 @@
+import pytest
+
+from browser_agent.browser.domains import check_url_allowed, is_url_allowed, matches_domain
+from browser_agent.errors import DomainNotAllowedError
+
+
+@pytest.mark.parametrize(
+    ("url", "pattern", "expected"),
+    [
+        ("https://example.com/a", "example.com", True),
+        ("https://shop.example.com/a", "example.com", True),
+        ("https://example.com.evil.net/", "example.com", False),
+        ("https://shop.example.com/", "*.example.com", True),
+        ("https://example.com/", "*.example.com", False),
+        ("http://127.0.0.1:8123/x", "http://127.0.0.1:*", True),
+        ("https://127.0.0.1:8123/x", "http://127.0.0.1:*", False),
+        ("http://127.0.0.1:8123/x", "127.0.0.1:8123", True),
+        ("http://127.0.0.1:9999/x", "127.0.0.1:8123", False),
+        ("https://anything.org", "*", True),
+    ],
+)
+def test_matches_domain(url: str, pattern: str, expected: bool) -> None:
+    assert matches_domain(url, pattern) is expected
+
+
+def test_no_list_allows_all_and_about_blank_is_always_allowed() -> None:
+    assert is_url_allowed("https://x.org", None)
+    assert is_url_allowed("about:blank", ["example.com"])
+
+
+def test_blocked_url_message_names_the_allowed_domains() -> None:
+    with pytest.raises(DomainNotAllowedError, match=r"outside the allowed domains \(example.com\)"):
+        check_url_allowed("https://evil.net/", ["example.com"])

@@ -1,0 +1,56 @@
+"""Imports point downward only (DESIGN.md): a module may import its own layer and the layers below."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "browser_agent"
+
+# layer -> the browser_agent layers it may import (besides itself)
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "sensitive": set(),
+    "testing": set(),
+    "dom": {"errors"},
+    "llm": {"errors"},
+    "browser": {"dom", "errors"},
+    "controller": {"browser", "dom", "llm", "errors", "sensitive"},
+    "agent": {"controller", "browser", "dom", "llm", "errors", "sensitive"},
+    "cli": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo"},
+    "demo": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive"},
+    "__init__": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
+}
+
+
+def _layer(path: Path) -> str:
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0].removesuffix(".py")
+
+
+def _imported_layers(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {n.split(".")[1] for n in names if n.startswith("browser_agent.") and n.count(".") >= 1}
+
+
+def test_every_module_imports_downward_only() -> None:
+    violations = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        layer = _layer(path)
+        assert layer in ALLOWED, f"{path} is in an unknown layer {layer!r}: add it to ALLOWED and DESIGN.md"
+        for imported in _imported_layers(path) - {layer}:
+            if imported not in ALLOWED[layer]:
+                violations.append(f"{path.relative_to(PACKAGE)} imports browser_agent.{imported}")
+    assert not violations, "upward imports:\n" + "\n".join(violations)
+
+
+def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
+    sample = tmp_path / "x.py"
+    sample.write_text("from browser_agent.agent.agent import Agent\nimport browser_agent.controller.registry\n")
+    assert _imported_layers(sample) == {"agent", "controller"}
