@@ -12,8 +12,8 @@ __all__ = ["BrowserConfig", "Viewport"]
 class Viewport(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    width: int = Field(1280, gt=0)
-    height: int = Field(800, gt=0)
+    width: int = Field(default=1280, gt=0)
+    height: int = Field(default=800, gt=0)
 
 
 class BrowserConfig(BaseModel):
@@ -37,7 +37,7 @@ class BrowserConfig(BaseModel):
     launch_timeout_ms: float = 30_000
     action_timeout_ms: float = 5_000
     navigation_timeout_ms: float = 20_000
-    settle_quiet_ms: float = 150
+    settle_quiet_ms: float = 80
     settle_max_ms: float = 3_000
     block_external_network: bool = False
     accept_dialogs: bool = True

@@ -48,6 +48,5 @@ def check_url_allowed(url: str, allowed: Sequence[str] | None) -> None:
     """Raise ``DomainNotAllowedError`` (a message for the model) when ``url`` is not allowed."""
     if not is_url_allowed(url, allowed):
         raise DomainNotAllowedError(
-            f"{url} is outside the allowed domains ({', '.join(allowed or ())}); "
-            "choose a URL on one of them."
+            f"{url} is outside the allowed domains ({', '.join(allowed or ())}); choose a URL on one of them."
         )

@@ -41,7 +41,9 @@ async def launch_browser(pw: Playwright, cfg: BrowserConfig) -> Browser:
         raise BrowserError(f"Could not start or reach {target}: {str(exc).strip().splitlines()[0]}") from exc
 
 
-async def launch_persistent(pw: Playwright, cfg: BrowserConfig, context_options: dict[str, Any]) -> BrowserContext:
+async def launch_persistent(
+    pw: Playwright, cfg: BrowserConfig, context_options: dict[str, Any]
+) -> BrowserContext:
     """Launch Chromium with a profile directory that keeps cookies and storage between runs."""
     options = _launch_options(pw, cfg) | context_options
     try:

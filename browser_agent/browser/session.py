@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 from pathlib import Path
 from types import TracebackType
 
@@ -21,7 +22,8 @@ from browser_agent.browser.playwright_errors import PlaywrightError, map_navigat
 from browser_agent.browser.settle import wait_for_settle
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.browser.tabs import TabRegistry
-from browser_agent.dom.extractor import extract_snapshot
+from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
+from browser_agent.dom.hooks import install_page_hooks
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import BrowserError, TabClosedError
 
@@ -66,7 +68,8 @@ class BrowserSession:
             raise
         self._context.set_default_timeout(self.config.action_timeout_ms)
         self._context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
-        self._context.on("page", self._tabs.adopt)
+        await install_page_hooks(self._context)
+        self._context.on("page", self._tabs.follow)
         for page in self._context.pages:
             self._tabs.adopt(page)
         if not self._context.pages:
@@ -93,10 +96,8 @@ class BrowserSession:
         await self._tabs.finish_downloads()
         for closer in (self._context, self._browser):
             if closer is not None:
-                try:
+                with contextlib.suppress(PlaywrightError):  # already gone: closing is best effort
                     await closer.close()
-                except PlaywrightError:
-                    pass  # already gone: closing is best effort
         self._context = self._browser = None
         if self._playwright is not None:
             await self._playwright.stop()
@@ -181,14 +182,23 @@ class BrowserSession:
 
     # -- observation -----------------------------------------------------------------------------
 
-    async def state(self, *, include_dom: bool = True, screenshot: bool = False) -> BrowserState:
-        """URL, title, tabs, what happened since the last state, and the indexed elements."""
+    async def state(
+        self,
+        *,
+        include_dom: bool = True,
+        screenshot: bool = False,
+        extract_options: ExtractOptions | None = None,
+    ) -> BrowserState:
+        """URL, title, tabs, what happened since the last state, and the indexed elements.
+
+        ``extract_options`` widens or narrows the capture (replay looks at the whole page, not the viewport).
+        """
         page = self.page
         if page.is_closed():
             raise TabClosedError("The current tab is closed; switch to another tab.")
         snapshot = None
         if include_dom:
-            snapshot = await extract_snapshot(page, previous=self.last_snapshot)
+            snapshot = await extract_snapshot(page, previous=self.last_snapshot, options=extract_options)
             self.last_snapshot = snapshot
         shot = None
         if screenshot:

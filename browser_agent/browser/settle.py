@@ -6,6 +6,7 @@ No fixed sleeps: each wait ends on the event it waits for, or at its cap.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from playwright.async_api import Page
 
@@ -39,10 +40,9 @@ async def wait_for_settle(page: Page, *, quiet_ms: float, max_ms: float) -> None
     """Wait for the ``load`` event (capped), then for the DOM to go quiet (capped)."""
     loop = asyncio.get_running_loop()
     start = loop.time()
-    try:
+    # Still loading at the cap (a stalled image, a long poll): act on what is there.
+    with contextlib.suppress(PlaywrightError):
         await page.wait_for_load_state("load", timeout=max_ms)
-    except PlaywrightError:
-        pass  # still loading at the cap (a stalled image, a long poll): act on what is there
     left = max_ms - (loop.time() - start) * 1000
     if left > 0:
         await wait_dom_quiet(page, quiet_ms, min(left, max_ms))

@@ -49,6 +49,10 @@ class TabRegistry:
         self.current_id = tab_id
         return tab_id
 
+    def follow(self, page: Page) -> None:
+        """Context ``page`` event: a tab the site (or we) opened becomes current."""
+        self.adopt(page)
+
     def forget(self, page: Page) -> None:
         tab_id = self.id_of(page)
         if tab_id is None:

@@ -1,6 +1,20 @@
 """Perception: page → DomSnapshot (indexed elements and text), the text the model reads, fingerprints."""
 
-from browser_agent.dom.extractor import extract_snapshot
+from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
+from browser_agent.dom.handles import element_handle
+from browser_agent.dom.hooks import install_page_hooks
 from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.dom.serializer import render
 
-__all__ = ["DomSnapshot", "ElementNode", "Rect", "ScrollInfo", "TextNode", "extract_snapshot"]
+__all__ = [
+    "DomSnapshot",
+    "ElementNode",
+    "ExtractOptions",
+    "Rect",
+    "ScrollInfo",
+    "TextNode",
+    "element_handle",
+    "extract_snapshot",
+    "install_page_hooks",
+    "render",
+]

@@ -1,11 +1,223 @@
-"""PLACEHOLDER: replaced by the perception work (issue 3)."""
+"""Capture a page as a ``DomSnapshot``: run ``extract.js`` once per frame and stitch the frames together.
+
+The top frame is walked first; its result says where each visible iframe is. Each child frame is then
+walked with that offset and clip, so its rectangles are in the top page's viewport coordinates and its
+elements appear in the numbering where the iframe is. Indices are assigned here, in document order.
+"""
 
 from __future__ import annotations
 
-from playwright.async_api import Page
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
 
-from browser_agent.dom.models import DomSnapshot, ScrollInfo
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame, Page
+
+from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+
+__all__ = ["ExtractOptions", "extract_snapshot"]
 
 
-async def extract_snapshot(page: Page, previous: DomSnapshot | None = None) -> DomSnapshot:
-    return DomSnapshot(url=page.url, title="", items=(), selector_map={}, scroll=ScrollInfo())
+@dataclass(frozen=True, slots=True)
+class ExtractOptions:
+    """Knobs of one capture.
+
+    Attributes:
+        margin_px: Elements this far above or below the viewport are still indexed.
+        text_cap: Longest run of text kept between two elements, in characters.
+        text_total: Characters of text kept per frame, so one huge page cannot flood the prompt.
+    """
+
+    margin_px: int = 0
+    text_cap: int = 80
+    text_total: int = 1500
+
+
+@cache
+def _script() -> str:
+    return resources.files("browser_agent.dom").joinpath("extract.js").read_text(encoding="utf-8")
+
+
+@dataclass(slots=True)
+class _FrameResult:
+    frame: Frame
+    data: dict[str, Any]
+    path: tuple[str, ...]
+    children: dict[str, _FrameResult] = field(default_factory=dict)
+
+
+async def extract_snapshot(
+    page: Page, previous: DomSnapshot | None = None, *, options: ExtractOptions | None = None
+) -> DomSnapshot:
+    """Capture the indexed elements and visible text of every frame of ``page``.
+
+    Args:
+        page: The tab to read.
+        previous: The last snapshot of this tab; elements not in it are marked ``is_new``.
+        options: Viewport margin and text caps; the defaults suit a 1920×1080 window.
+    """
+    opts = options or ExtractOptions()
+    started = time.perf_counter()
+    viewport = page.viewport_size or await page.evaluate("() => ({width: innerWidth, height: innerHeight})")
+    base = {
+        "viewportWidth": viewport["width"],
+        "viewportHeight": viewport["height"],
+        "margin": opts.margin_px,
+        "textCap": opts.text_cap,
+        "textTotal": opts.text_total,
+    }
+    top = _FrameResult(page.main_frame, await _run(page.main_frame, base) or _empty(), ())
+    await _walk_children(page, top, base)
+    builder = _Builder(previous, top.data.get("token", ""))
+    builder.add_frame(top)
+    scroll = top.data.get("scroll", {})
+    title = str(top.data.get("title", ""))
+    return DomSnapshot(
+        url=page.url,
+        title=title,
+        items=tuple(builder.items),
+        selector_map=builder.selector_map,
+        scroll=ScrollInfo(
+            scroll_y=float(scroll.get("y", 0.0)),
+            viewport_height=float(scroll.get("vh", viewport["height"])),
+            page_height=float(scroll.get("ph", 0.0)),
+            elements_above=int(top.data.get("above", 0)),
+            elements_below=int(top.data.get("below", 0)),
+        ),
+        capture_ms=round((time.perf_counter() - started) * 1000, 1),
+        frames=builder.frames,
+        document_token=str(top.data.get("token", "")),
+    )
+
+
+def _empty() -> dict[str, Any]:
+    return {"items": [], "frames": {}}
+
+
+async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
+    """Run the walk in one frame; a frame that navigated or died meanwhile yields nothing."""
+    try:
+        raw = await frame.evaluate(_script(), args)
+    except PlaywrightError:
+        return None
+    return json.loads(raw) if isinstance(raw, str) else None
+
+
+async def _holder_id(frame: Frame) -> str | None:
+    """The registry id, in the parent frame, of the <iframe> element that holds ``frame``."""
+    try:
+        holder = await frame.frame_element()
+        value = await holder.evaluate("(el) => window.__browserAgent ? window.__browserAgent.idOf(el) : null")
+    except PlaywrightError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _frame_label(frame: Frame) -> str:
+    if frame.name:
+        return frame.name
+    parts = urlsplit(frame.url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}" if parts.netloc else frame.url
+
+
+async def _match_holes(holes: dict[str, Any], children: list[Frame]) -> list[tuple[Frame, str]]:
+    """Pair child frames with the visible <iframe> elements that hold them.
+
+    A frame whose name or URL names exactly one hole is paired at once; the rest are asked for their
+    holder element, which costs two round trips per frame.
+    """
+    pairs: list[tuple[Frame, str]] = []
+    unsure: list[Frame] = []
+    for frame in children:
+        name = frame.name
+        hits = [hid for hid, h in holes.items() if h["src"] == frame.url or (name and h["name"] == name)]
+        if len(hits) == 1:
+            pairs.append((frame, hits[0]))
+        else:
+            unsure.append(frame)
+    if len(pairs) < len(holes) and unsure:
+        ids = await asyncio.gather(*(_holder_id(f) for f in unsure))
+        pairs += [(f, hid) for f, hid in zip(unsure, ids, strict=True) if hid is not None and hid in holes]
+    return pairs
+
+
+async def _walk_children(page: Page, parent: _FrameResult, base: dict[str, Any]) -> None:
+    """Walk the visible child frames of ``parent`` concurrently, then theirs, depth by depth."""
+    holes: dict[str, Any] = parent.data.get("frames", {})
+    if not holes:
+        return
+    children = [
+        f for f in parent.frame.child_frames if not f.is_detached() and not f.url.startswith("chrome-error:")
+    ]
+    jobs = await _match_holes(holes, children)
+
+    async def one(frame: Frame, hole_id: str) -> None:
+        hole = holes[hole_id]
+        if hole["clip"]["w"] < 1 or hole["clip"]["h"] < 1:
+            return
+        args = {**base, "offsetX": hole["x"], "offsetY": hole["y"], "clip": hole["clip"]}
+        data = await _run(frame, args)
+        if data is None:
+            return
+        child = _FrameResult(frame, data, (*parent.path, _frame_label(frame)))
+        parent.children[hole_id] = child
+        await _walk_children(page, child, base)
+
+    await asyncio.gather(*(one(f, hid) for f, hid in jobs))
+
+
+class _Builder:
+    """Turns the per-frame JSON into numbered nodes, splicing each child frame where its iframe is."""
+
+    def __init__(self, previous: DomSnapshot | None, token: str) -> None:
+        same_document = previous is not None and previous.document_token == token and bool(token)
+        self._seen = previous.element_ids if previous is not None and same_document else None
+        self.items: list[ElementNode | TextNode] = []
+        self.selector_map: dict[int, ElementNode] = {}
+        self.frames: dict[int, Any] = {}
+
+    def add_frame(self, result: _FrameResult) -> None:
+        frame_id = len(self.frames)
+        self.frames[frame_id] = result.frame
+        for item in result.data.get("items", []):
+            kind = item.get("k")
+            if kind == "t":
+                self.items.append(TextNode(text=item["text"], frame_id=frame_id))
+            elif kind == "f":
+                child = result.children.get(item["id"])
+                if child is not None:
+                    self.add_frame(child)
+            elif kind == "e":
+                self._add_element(item, frame_id, result.path)
+
+    def _add_element(self, item: dict[str, Any], frame_id: int, path: tuple[str, ...]) -> None:
+        index = len(self.selector_map) + 1
+        element_id = str(item["id"])
+        node = ElementNode(
+            index=index,
+            element_id=element_id,
+            tag=str(item["tag"]),
+            role=item.get("role") or None,
+            name=str(item.get("name") or ""),
+            text=str(item.get("text") or ""),
+            attributes={str(k): str(v) for k, v in (item.get("attrs") or {}).items()},
+            states=tuple(item.get("states") or ()),
+            rect=Rect(float(item["x"]), float(item["y"]), float(item["w"]), float(item["h"])),
+            frame_id=frame_id,
+            frame_path=path,
+            options=tuple(item.get("opts") or ()),
+            options_more=int(item.get("more") or 0),
+            ancestors=tuple(item.get("anc") or ()),
+            sibling_index=int(item.get("sib") or 0),
+            in_shadow=bool(item.get("sh")),
+            is_new=self._seen is not None and element_id not in self._seen,
+            weak=bool(item.get("weak")),
+        )
+        self.selector_map[index] = node
+        self.items.append(node)

@@ -34,6 +34,8 @@ class ElementNode:
 
     ``element_id`` identifies the DOM element itself for as long as its document lives (it survives
     re-captures, unlike ``index``); ``frame_id`` names the frame it lives in (0 is the top frame).
+    ``weak`` is True when only a hint (a click listener, ``onclick``, ``cursor: pointer``) made it
+    interactive, rather than its tag, ARIA role, tabindex or contenteditable.
     """
 
     index: int
@@ -53,6 +55,7 @@ class ElementNode:
     sibling_index: int = 0
     in_shadow: bool = False
     is_new: bool = False
+    weak: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,11 @@ class ScrollInfo:
 
 @dataclass(frozen=True, slots=True)
 class DomSnapshot:
-    """One capture of a page: indexed elements, the text between them, and scroll hints."""
+    """One capture of a page: indexed elements, the text between them, and scroll hints.
+
+    ``document_token`` is the random token of the top document's in-page registry; a different token
+    means a new document, so nothing in it counts as new elements.
+    """
 
     url: str
     title: str
@@ -96,6 +103,7 @@ class DomSnapshot:
     scroll: ScrollInfo = ScrollInfo()
     capture_ms: float = 0.0
     frames: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    document_token: str = ""
 
     @property
     def element_ids(self) -> frozenset[str]:

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: object) -> None:
         return
 
     def end_headers(self) -> None:

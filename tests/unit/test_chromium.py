@@ -24,8 +24,12 @@ def test_playwright_bundled_build_wins(tmp_path: Path) -> None:
 
 def test_chrome_path_env_then_system(tmp_path: Path) -> None:
     env_chrome = _exe(tmp_path / "env-chrome")
-    loc = find_chromium(playwright_path=str(tmp_path / "missing"), env={"CHROME_PATH": str(env_chrome)},
-                        system_paths=(), system_names=())
+    loc = find_chromium(
+        playwright_path=str(tmp_path / "missing"),
+        env={"CHROME_PATH": str(env_chrome)},
+        system_paths=(),
+        system_names=(),
+    )
     assert (loc.source, loc.path) == ("env", env_chrome)
     system = _exe(tmp_path / "chromium")
     loc = find_chromium(env={}, system_paths=(str(system),), system_names=())
@@ -40,10 +44,20 @@ def test_found_on_path_by_name(tmp_path: Path) -> None:
 
 def test_nothing_found_names_every_candidate(tmp_path: Path) -> None:
     with pytest.raises(BrowserError) as info:
-        find_chromium(playwright_path="/nope/chrome", env={"PATH": str(tmp_path), "CHROME_PATH": "/nope/env"},
-                      system_paths=("/nope/chromium",), system_names=("chromium",))
+        find_chromium(
+            playwright_path="/nope/chrome",
+            env={"PATH": str(tmp_path), "CHROME_PATH": "/nope/env"},
+            system_paths=("/nope/chromium",),
+            system_names=("chromium",),
+        )
     message = str(info.value)
-    for tried in ("/nope/chrome", "CHROME_PATH=/nope/env", "/nope/chromium", "chromium on PATH", "apt-get install"):
+    for tried in (
+        "/nope/chrome",
+        "CHROME_PATH=/nope/env",
+        "/nope/chromium",
+        "chromium on PATH",
+        "apt-get install",
+    ):
         assert tried in message
 
 

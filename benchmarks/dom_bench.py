@@ -1,0 +1,115 @@
+"""DOM extraction benchmark: elements, characters, o200k tokens and capture time on the real-page corpus.
+
+Serves ``../shared/corpus/realpages/*/index.html`` (relative to the repository root) from 127.0.0.1,
+fails every non-local request at once, and loads each page at 1920×1080. For each page it prints the
+indexed elements, characters and o200k tokens of ``render()``, the capture time (median of 3 on the
+loaded page), the floor (one ``page.evaluate`` walking every element and returning tag and rect as one
+JSON string, median of 3) and their ratio; then medians and p90.
+
+Run: ``.venv/bin/python benchmarks/dom_bench.py [--pages N] [--only NAME]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from bpe_openai import get_encoding
+from playwright.async_api import Page, Route
+
+from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.config import Viewport
+from browser_agent.dom import extract_snapshot, install_page_hooks, render
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus" / "realpages"
+sys.path.insert(0, str(ROOT))
+from tests.support.server import LocalServer  # noqa: E402
+
+FLOOR = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    out.push([el.localName, r.x, r.y, r.width, r.height]);
+  }
+  return JSON.stringify(out);
+}"""
+
+
+async def _abort_external(route: Route) -> None:
+    if route.request.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")):
+        await route.continue_()
+    else:
+        await route.abort()
+
+
+async def _timed(coro_factory: object, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        await coro_factory()  # type: ignore[operator]
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+async def measure(page: Page, url: str) -> dict[str, float]:
+    """Load ``url`` and measure one page."""
+    try:
+        await page.goto(url, wait_until="load", timeout=15_000)
+    except Exception:
+        pass
+    snapshot = await extract_snapshot(page)
+    text = render(snapshot)
+    encoding = get_encoding("o200k_base")
+    capture = await _timed(lambda: extract_snapshot(page))
+    floor = await _timed(lambda: page.evaluate(FLOOR))
+    elements = len(snapshot.selector_map)
+    tokens = len(encoding.encode(text))
+    return {
+        "elements": elements,
+        "chars": len(text),
+        "tokens": tokens,
+        "tok/el": tokens / elements if elements else 0.0,
+        "capture_ms": capture,
+        "floor_ms": floor,
+        "ratio": capture / floor if floor else 0.0,
+    }
+
+
+def _p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=0, help="only the first N pages")
+    parser.add_argument("--only", help="only pages whose name contains this")
+    args = parser.parse_args()
+    names = sorted(p.parent.name for p in CORPUS.glob("*/index.html"))
+    if args.only:
+        names = [n for n in names if args.only in n]
+    if args.pages:
+        names = names[: args.pages]
+    config = BrowserConfig(block_external_network=True, viewport=Viewport(width=1920, height=1080))
+    rows: list[tuple[str, dict[str, float]]] = []
+    with LocalServer(CORPUS) as server:
+        async with BrowserSession(config) as session:
+            await install_page_hooks(session.context)
+            await session.context.route("**/*", _abort_external)
+            for name in names:
+                row = await measure(session.page, server.url(f"{name}/index.html"))
+                rows.append((name, row))
+                print(f"{name:28s} " + " ".join(f"{k}={v:.1f}" for k, v in row.items()), flush=True)
+    keys = list(rows[0][1]) if rows else []
+    for label, func in (("median", statistics.median), ("p90", _p90)):
+        print(f"{label:28s} " + " ".join(f"{k}={func([r[k] for _, r in rows]):.1f}" for k in keys))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

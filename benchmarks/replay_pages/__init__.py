@@ -1,0 +1,1 @@
+"""Generated fixture pages for benchmarks/replay_bench.py."""

@@ -1,0 +1,177 @@
+"""The conversation sent to the model: system prompt, task, a compact log of past steps, one state.
+
+Only the current step's state is sent whole; each earlier step survives as a one-paragraph memo
+(goal, actions, outcome). When a request would pass ``max_input_tokens``, the oldest memos go first,
+then the page text is cut; the task and the latest memory always stay. Every text is redacted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from browser_agent.browser.state import BrowserState
+from browser_agent.dom.serializer import render
+from browser_agent.sensitive import SensitiveData, redact
+
+__all__ = ["MessageBuilder", "StepMemo", "estimate_tokens", "load_prompt"]
+
+CHARS_PER_TOKEN = 4
+IMAGE_TOKENS = 1_000
+TRUNCATION_NOTE = "\n... (page text cut to fit the token budget)"
+
+
+def load_prompt(name: str) -> str:
+    return resources.files("browser_agent.agent.prompts").joinpath(name).read_text(encoding="utf-8")
+
+
+def estimate_tokens(messages: list[BaseMessage]) -> int:
+    """A provider-neutral estimate: about four characters a token, a fixed price per image."""
+    total = 0
+    for message in messages:
+        if isinstance(message.content, str):
+            total += len(message.content) // CHARS_PER_TOKEN
+            continue
+        for part in message.content:
+            if isinstance(part, dict) and part.get("type") == "image_url":
+                total += IMAGE_TOKENS
+            elif isinstance(part, dict):
+                total += len(str(part.get("text", ""))) // CHARS_PER_TOKEN
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class StepMemo:
+    """What remains of a past step in the conversation."""
+
+    step: int
+    text: str
+
+
+class MessageBuilder:
+    """Builds each request from the task, the step memos and the current state."""
+
+    def __init__(
+        self,
+        task: str,
+        *,
+        max_actions: int,
+        max_input_tokens: int,
+        extend_system_message: str | None = None,
+        sensitive_data: SensitiveData | None = None,
+    ) -> None:
+        self.task = task
+        self._secrets = sensitive_data
+        self._budget = max_input_tokens
+        system = load_prompt("system.md").replace("{max_actions}", str(max_actions))
+        if extend_system_message:
+            system += "\n" + extend_system_message
+        if sensitive_data:
+            names = ", ".join(f"<secret>{name}</secret>" for name in sensitive_data)
+            system += f"\nSecrets you may type (as placeholders): {names}."
+        self._system = SystemMessage(content=redact(system, sensitive_data))
+        self.memos: list[StepMemo] = []
+        self.memory = ""
+        self.last_state_text = ""
+        self.last_screenshot: str | None = None
+
+    def redact(self, text: str) -> str:
+        return redact(text, self._secrets)
+
+    def add_memo(self, step: int, output: dict[str, Any] | None, results: list[dict[str, Any]]) -> None:
+        """Remember a finished step in one paragraph; its memory becomes the latest memory."""
+        parts = [f"Step {step}:"]
+        if output:
+            brain = output.get("current_state", {})
+            self.memory = str(brain.get("memory", self.memory))
+            parts.append(f"goal: {brain.get('next_goal', '')}.")
+            calls = [_call_text(a) for a in output.get("action", [])]
+            parts.append("actions: " + "; ".join(calls) + ".")
+        outcomes = [_result_text(r) for r in results]
+        if outcomes:
+            parts.append("outcome: " + " | ".join(outcomes))
+        self.memos.append(StepMemo(step, redact(" ".join(parts), self._secrets)))
+
+    def state_text(
+        self,
+        state: BrowserState,
+        *,
+        step: int,
+        max_steps: int,
+        plan: str | None,
+        last_results: list[dict[str, Any]],
+    ) -> str:
+        lines = [f"Step {step} of {max_steps}.", f"Current URL: {state.url}", f"Title: {state.title}"]
+        tabs = [
+            f"  [{t.tab_id}] {t.title or '(untitled)'} - {t.url}"
+            + (" (current)" if t.tab_id == state.current_tab_id else "")
+            for t in state.tabs
+        ]
+        lines += ["Tabs:", *tabs]
+        if state.events:
+            lines += ["Since the last step:", *(f"  - {e}" for e in state.events)]
+        if last_results:
+            lines += ["Results of the last actions:", *(f"  - {_result_text(r)}" for r in last_results)]
+        if self.memory:
+            lines.append(f"Your memory: {self.memory}")
+        if plan:
+            lines += ["Plan from the planner:", plan]
+        page = render(state.snapshot) if state.snapshot is not None else "(page not captured)"
+        lines += ["Page (interactive elements and text):", page]
+        self.last_state_text = redact("\n".join(lines), self._secrets)
+        return self.last_state_text
+
+    def build(self, state_text: str, screenshot_b64: str | None = None) -> list[BaseMessage]:
+        """The messages for this step, trimmed to the token budget."""
+        self.last_screenshot = screenshot_b64
+        task = HumanMessage(content=redact(f"Your task: {self.task}", self._secrets))
+        memos = list(self.memos)
+        while True:
+            messages = self._assemble(task, memos, state_text, screenshot_b64)
+            over = estimate_tokens(messages) - self._budget
+            if over <= 0:
+                return messages
+            if memos:
+                memos.pop(0)
+                continue
+            keep = max(200, len(state_text) - over * CHARS_PER_TOKEN - len(TRUNCATION_NOTE))
+            if keep >= len(state_text):
+                return messages
+            state_text = state_text[:keep] + TRUNCATION_NOTE
+
+    def _assemble(
+        self, task: HumanMessage, memos: list[StepMemo], state_text: str, screenshot_b64: str | None
+    ) -> list[BaseMessage]:
+        messages: list[BaseMessage] = [self._system, task]
+        if memos:
+            dropped = len(self.memos) - len(memos)
+            head = f"Earlier steps ({dropped} oldest left out):" if dropped else "Earlier steps:"
+            messages.append(HumanMessage(content="\n".join([head, *(m.text for m in memos)])))
+        if screenshot_b64:
+            content: list[str | dict[Any, Any]] = [
+                {"type": "text", "text": state_text},
+                {"type": "image_url", "image_url": {"url": f"data:image/jpeg;base64,{screenshot_b64}"}},
+            ]
+            messages.append(HumanMessage(content=content))
+        else:
+            messages.append(HumanMessage(content=state_text))
+        return messages
+
+
+def _call_text(action: dict[str, Any]) -> str:
+    name = action.get("action", "?")
+    args = ", ".join(f"{k}={v!r}" for k, v in action.items() if k != "action")
+    return f"{name}({args})"
+
+
+def _result_text(result: dict[str, Any]) -> str:
+    name = result.get("action") or "action"
+    if result.get("error"):
+        return f"{name} failed: {result['error']}"
+    content = result.get("extracted_content") or "ok"
+    if not result.get("include_in_memory", True) and len(content) > 200:
+        content = content[:200] + "..."
+    return f"{name}: {content}"

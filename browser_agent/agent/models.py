@@ -1,0 +1,88 @@
+"""The agent's settings, what the model answers each step, and how it is built from the action union."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from browser_agent.llm.retry import RetryPolicy
+
+__all__ = ["AgentBrain", "AgentOutput", "AgentSettings", "build_output_model"]
+
+ToolCallingMethod = Literal["auto", "function_calling", "json_mode", "raw"]
+
+
+class AgentSettings(BaseModel):
+    """Every knob of an agent run, with defaults that work for most tasks."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    use_vision: bool = Field(default=False, description="Send a screenshot with each state message.")
+    max_actions_per_step: int = Field(default=5, ge=1, le=20)
+    max_failures: int = Field(default=3, ge=1, description="Consecutive failed steps that end the run.")
+    tool_calling_method: ToolCallingMethod = "auto"
+    max_corrections: int = Field(
+        default=2, ge=0, description="Times a reply that fails validation is sent back."
+    )
+    planner_llm: BaseChatModel | None = None
+    planner_interval: int = Field(default=3, ge=1, description="Call the planner after every N steps.")
+    planner_use_vision: bool = False
+    page_extraction_llm: BaseChatModel | None = None
+    max_input_tokens: int = Field(
+        default=32_000, ge=1_000, description="Budget for one request; old content goes first."
+    )
+    initial_actions: list[dict[str, Any]] = Field(default_factory=list)
+    extend_system_message: str | None = None
+    save_conversation_path: Path | None = None
+    save_history_path: Path | None = Field(
+        default=None, description="Where Ctrl-C or stop() saves the history."
+    )
+    allowed_domains: tuple[str, ...] | None = None
+    allowed_files: tuple[Path, ...] = ()
+    retry_attempts: int = Field(
+        default=4, ge=1, description="Calls per request when the provider fails transiently."
+    )
+    retry_initial_wait_s: float = Field(default=1.0, ge=0)
+    retry_max_wait_s: float = Field(default=20.0, gt=0)
+
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(
+            attempts=self.retry_attempts,
+            initial_wait_s=self.retry_initial_wait_s,
+            max_wait_s=self.retry_max_wait_s,
+            jitter_s=min(1.0, self.retry_initial_wait_s),
+        )
+
+
+class AgentBrain(BaseModel):
+    """The model's own account of where it stands."""
+
+    evaluation_previous_goal: str = Field(
+        description="Success, Failed or Unknown for the previous goal, with a short reason."
+    )
+    memory: str = Field(description="What to remember to finish the task: progress, values found, counts.")
+    next_goal: str = Field(description="What the next actions should achieve.")
+
+
+class AgentOutput(BaseModel):
+    """Base of the per-page output model; ``build_output_model`` gives ``action`` its real type."""
+
+    current_state: AgentBrain
+    action: list[Any]
+
+
+def build_output_model(action_union: Any, max_actions: int) -> type[AgentOutput]:
+    """The output model for one step: the brain plus 1..max_actions actions from ``action_union``."""
+    model: type[AgentOutput] = create_model(
+        "AgentOutput",
+        __base__=AgentOutput,
+        __doc__="Your state and the next actions, run in order.",
+        action=(
+            list[action_union],
+            Field(min_length=1, max_length=max_actions, description="Actions to run in order."),
+        ),
+    )
+    return model

@@ -1,0 +1,36 @@
+"""The optional planner: every few steps a second model reads the run so far and writes a short plan."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from browser_agent.agent.messages import MessageBuilder, load_prompt
+from browser_agent.llm import RetryPolicy, ask_text, strip_think
+
+__all__ = ["make_plan"]
+
+
+async def make_plan(
+    planner: BaseChatModel, messages: MessageBuilder, *, use_vision: bool, retry: RetryPolicy
+) -> str:
+    """Ask ``planner`` for a plan from the task, the step memos and the last state.
+
+    The last screenshot goes along only with ``use_vision`` (a planner that reads images).
+    """
+    memos = "\n".join(m.text for m in messages.memos) or "(no steps yet)"
+    body = f"Task: {messages.task}\n\nSteps so far:\n{memos}\n\nLatest memory: {messages.memory or '(none)'}"
+    if messages.last_state_text:
+        body += f"\n\nCurrent state:\n{messages.last_state_text}"
+    content: str | list[str | dict[Any, Any]] = messages.redact(body)
+    if use_vision and messages.last_screenshot:
+        image = {
+            "type": "image_url",
+            "image_url": {"url": f"data:image/jpeg;base64,{messages.last_screenshot}"},
+        }
+        content = [{"type": "text", "text": content}, image]
+    request = [SystemMessage(content=load_prompt("planner.md")), HumanMessage(content=content)]
+    text, _usage = await ask_text(planner, request, retry)
+    return strip_think(text).strip()

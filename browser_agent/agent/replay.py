@@ -1,0 +1,180 @@
+"""Replay a saved run without the model: re-locate each recorded element, act, never guess.
+
+For each recorded action that names an element, a fresh snapshot is taken and the element's fingerprint
+is located in it. Only a clearly best match is acted on; an ambiguous or missing element is retried
+(late elements), then handed to the optional ``llm`` for that one step, or skipped or stops the replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+
+from browser_agent.agent.history import AgentHistory
+from browser_agent.agent.rescue import rescue_step
+from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult, Controller
+from browser_agent.dom.extractor import ExtractOptions
+from browser_agent.dom.fingerprint import Fingerprint
+from browser_agent.dom.matching import LocateResult, locate
+from browser_agent.sensitive import SensitiveData
+
+__all__ = ["ReplayOptions", "ReplayReport", "ReplayedAction", "replay"]
+
+OnFailure = Literal["stop", "skip"]
+Status = Literal["done", "relocated", "handed_to_llm", "skipped", "failed"]
+# Replay looks for the recorded element on the whole page, not only in the viewport the model saw.
+WHOLE_PAGE = ExtractOptions(margin_px=1_000_000)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOptions:
+    """How to replay: retries for late elements, what to do on failure, values to substitute."""
+
+    retries: int = 3
+    retry_wait_s: float = 0.5
+    on_failure: OnFailure = "stop"
+    substitutions: Mapping[str, str] = field(default_factory=dict)
+    llm: BaseChatModel | None = None
+    sensitive_data: SensitiveData | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedAction:
+    """What happened to one recorded action."""
+
+    step: int
+    action: dict[str, Any]
+    status: Status
+    message: str
+    score: float | None = None
+    result: ActionResult | None = None
+
+
+@dataclass(slots=True)
+class ReplayReport:
+    actions: list[ReplayedAction] = field(default_factory=list)
+    stopped: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.stopped is None and not any(a.status == "failed" for a in self.actions)
+
+    def final_result(self) -> str | None:
+        for item in reversed(self.actions):
+            if item.result is not None and item.result.is_done:
+                return item.result.extracted_content
+        return None
+
+
+Listener = Callable[[ReplayedAction], Awaitable[None] | None]
+
+
+async def replay(
+    history: AgentHistory,
+    session: BrowserSession,
+    controller: Controller,
+    options: ReplayOptions | None = None,
+    on_action: Listener | None = None,
+) -> ReplayReport:
+    """Run every recorded action of ``history`` again on ``session``, without the model."""
+    opts = options or ReplayOptions()
+    report = ReplayReport()
+    for step in history.steps:
+        for position, action in enumerate(step.actions):
+            result = step.results[position] if position < len(step.results) else {}
+            if result.get("skipped"):
+                continue
+            recorded = step.interacted[position] if position < len(step.interacted) else None
+            item = await _replay_one(
+                step.step, _substitute(action, opts.substitutions), recorded, session, controller, opts
+            )
+            report.actions.append(item)
+            if on_action is not None:
+                maybe = on_action(item)
+                if asyncio.iscoroutine(maybe):
+                    await maybe
+            if item.status == "failed" and opts.on_failure == "stop":
+                report.stopped = f"step {step.step}: {item.message}"
+                return report
+    return report
+
+
+async def _replay_one(
+    number: int,
+    action: dict[str, Any],
+    recorded: dict[str, Any] | None,
+    session: BrowserSession,
+    controller: Controller,
+    opts: ReplayOptions,
+) -> ReplayedAction:
+    if recorded is None or "index" not in action:
+        result = await _run(controller, session, action, opts)
+        status: Status = "failed" if result.error else "done"
+        return ReplayedAction(number, action, status, result.error or _summary(result), result=result)
+    fingerprint = Fingerprint.from_dict(recorded)
+    found = await _locate_with_retries(fingerprint, session, opts)
+    if found.node is None:
+        return await _fallback(number, action, found, session, controller, opts)
+    moved = action | {"index": found.node.index}
+    result = await _run(controller, session, moved, opts)
+    moved_status: Status = "failed" if result.error else "relocated"
+    message = result.error or f"found [{found.node.index}] (score {found.score:.2f}); {_summary(result)}"
+    return ReplayedAction(number, moved, moved_status, message, score=found.score, result=result)
+
+
+async def _locate_with_retries(fp: Fingerprint, session: BrowserSession, opts: ReplayOptions) -> LocateResult:
+    found: LocateResult | None = None
+    for attempt in range(opts.retries + 1):
+        if attempt:
+            await session.settle()
+            await asyncio.sleep(opts.retry_wait_s * attempt)  # late elements: back off before looking again
+        state = await session.state(extract_options=WHOLE_PAGE)
+        assert state.snapshot is not None
+        found = locate(fp, state.snapshot)
+        if found.node is not None or found.status == "ambiguous":
+            return found  # ambiguity does not go away by waiting: hand it on at once
+    assert found is not None
+    return found
+
+
+async def _fallback(
+    number: int,
+    action: dict[str, Any],
+    found: LocateResult,
+    session: BrowserSession,
+    controller: Controller,
+    opts: ReplayOptions,
+) -> ReplayedAction:
+    reason = f"could not re-locate the element for {action.get('action')}: {found.reason}"
+    if opts.llm is not None:
+        result = await rescue_step(opts.llm, action, reason, session, controller, opts.sensitive_data)
+        rescued: Status = "failed" if result.error else "handed_to_llm"
+        return ReplayedAction(
+            number, action, rescued, f"{reason}; handed to the llm: {_summary(result)}", result=result
+        )
+    status: Status = "skipped" if opts.on_failure == "skip" else "failed"
+    return ReplayedAction(number, action, status, reason, score=found.score or None)
+
+
+async def _run(
+    controller: Controller, session: BrowserSession, action: dict[str, Any], opts: ReplayOptions
+) -> ActionResult:
+    results = await controller.run(
+        [controller.parse_action(action)], session, sensitive_data=opts.sensitive_data
+    )
+    return results[0]
+
+
+def _substitute(action: dict[str, Any], subs: Mapping[str, str]) -> dict[str, Any]:
+    if not subs:
+        return action
+    return {k: subs.get(v, v) if isinstance(v, str) else v for k, v in action.items()}
+
+
+def _summary(result: ActionResult) -> str:
+    return result.error or result.extracted_content or "ok"

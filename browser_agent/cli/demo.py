@@ -1,0 +1,41 @@
+"""``browser-agent demo``: the offline shop demo (replay), or the live agent with ``--model``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from browser_agent.cli.models import load_chat_model
+from browser_agent.demo.runner import RECORDED_RUN, record_demo, replay_demo, run_live_demo
+
+__all__ = ["add_parser"]
+
+
+def add_parser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "demo", help="replay a recorded shop run on a local demo site (no network, no API key)"
+    )
+    parser.add_argument("--model", metavar="PROVIDER:NAME", help="run the live agent with this model instead")
+    parser.add_argument("--history", type=Path, default=RECORDED_RUN, help="the recorded run to replay")
+    parser.add_argument(
+        "--record", type=Path, metavar="PATH", help="record a new run with the scripted policy"
+    )
+    parser.add_argument("--seed", type=int, help="fix the shop's random layout")
+    parser.add_argument("--headed", action="store_true", help="show the browser window")
+    parser.set_defaults(func=_main)
+
+
+def _main(args: argparse.Namespace) -> int:
+    headless = not args.headed
+    if args.record:
+        history = asyncio.run(record_demo(args.record, headless=headless))
+        print(f"Recorded {len(history.steps)} steps to {args.record}")
+        return 0 if history.is_done() else 1
+    if args.model:
+        llm = load_chat_model(args.model)
+        history = asyncio.run(run_live_demo(llm, headless=headless))
+        return 0 if history.is_successful() else 1
+    report = asyncio.run(replay_demo(args.history, headless=headless, seed=args.seed))
+    return 0 if report.ok else 1

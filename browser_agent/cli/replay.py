@@ -1,0 +1,66 @@
+"""``browser-agent replay run.json``: run a saved history again without the model."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from browser_agent.agent import AgentHistory, ReplayOptions, ReplayReport, replay
+from browser_agent.agent.reporter import ConsoleReporter
+from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.cli.models import load_chat_model
+from browser_agent.controller import Controller
+from browser_agent.errors import UserError
+
+__all__ = ["add_parser"]
+
+
+def add_parser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "replay", help="replay a saved run without the model"
+    )
+    parser.add_argument("history", type=Path, help="a history saved by AgentHistory.save or --save")
+    parser.add_argument("--on-failure", choices=("stop", "skip"), default="stop")
+    parser.add_argument("--retries", type=int, default=3, help="attempts to find a late element")
+    parser.add_argument(
+        "--sub", action="append", default=[], metavar="OLD=NEW", help="replace a recorded value (repeatable)"
+    )
+    parser.add_argument(
+        "--llm", metavar="PROVIDER:NAME", help="a model for the steps that cannot be re-located"
+    )
+    parser.add_argument("--headed", action="store_true", help="show the browser window")
+    parser.set_defaults(func=_main)
+
+
+def _substitutions(pairs: list[str]) -> dict[str, str]:
+    subs = {}
+    for pair in pairs:
+        old, sep, new = pair.partition("=")
+        if not sep:
+            raise UserError(f"--sub {pair!r} must look like OLD=NEW")
+        subs[old] = new
+    return subs
+
+
+async def _run(args: argparse.Namespace) -> ReplayReport:
+    controller = Controller()
+    history = AgentHistory.load(args.history, controller)
+    options = ReplayOptions(
+        retries=args.retries,
+        on_failure=args.on_failure,
+        substitutions=_substitutions(args.sub),
+        llm=load_chat_model(args.llm) if args.llm else None,
+    )
+    reporter = ConsoleReporter()
+    start = time.perf_counter()
+    async with BrowserSession(BrowserConfig(headless=not args.headed)) as session:
+        report = await replay(history, session, controller, options, reporter.replayed)
+    reporter.replay_summary(report, time.perf_counter() - start)
+    return report
+
+
+def _main(args: argparse.Namespace) -> int:
+    return 0 if asyncio.run(_run(args)).ok else 1

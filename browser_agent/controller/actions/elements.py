@@ -1,0 +1,160 @@
+"""Acting on indexed elements: click, type, hover, keys, file upload."""
+
+from __future__ import annotations
+
+from playwright.async_api import ElementHandle, Page
+
+from browser_agent.browser.playwright_errors import map_action_errors
+from browser_agent.controller.context import ActionContext
+from browser_agent.controller.models import ActionResult
+from browser_agent.controller.registry import Registry
+from browser_agent.dom.models import ElementNode
+from browser_agent.errors import ActionError
+
+__all__ = ["click_element", "hover", "input_text", "register", "send_keys", "upload_file"]
+
+_FILE_CHOOSER_TIMEOUT_MS = 2_000
+
+
+def _is_file_input(node: ElementNode) -> bool:
+    return node.tag == "input" and node.attributes.get("type", "").lower() == "file"
+
+
+async def click_element(index: int, ctx: ActionContext) -> ActionResult:
+    """Click an element.
+
+    Args:
+        index: The element's index in the page state.
+    """
+    node, handle = await ctx.element(index)
+    if _is_file_input(node):
+        raise ActionError(f"element {index} is a file input; use upload_file with its index and a file path.")
+    opened: list[Page] = []
+
+    def on_page(page: Page) -> None:
+        opened.append(page)
+
+    context = ctx.session.context
+    context.on("page", on_page)
+    try:
+        with map_action_errors(f"click on element {index}"):
+            await handle.click()
+        await ctx.session.settle()
+    finally:
+        context.remove_listener("page", on_page)
+    if opened:
+        return await _followed_new_tab(index, opened[-1], ctx)
+    return ActionResult(extracted_content=f"Clicked element {index} ({_label(node)})")
+
+
+async def _followed_new_tab(index: int, page: Page, ctx: ActionContext) -> ActionResult:
+    """The click opened a tab: the session already made it current; wait for it and say so."""
+    await ctx.session.settle(page)
+    tab_id = ctx.session.current_tab_id  # the session follows tabs the page opens
+    return ActionResult(
+        extracted_content=f"Clicked element {index}; it opened new tab {tab_id} ({page.url}), now current",
+        new_tab=tab_id,
+    )
+
+
+async def input_text(index: int, text: str, ctx: ActionContext, clear: bool = True) -> str:
+    """Type text into an input, text area or editable element.
+
+    Args:
+        index: The element's index in the page state.
+        text: The text to type.
+        clear: Replace what the field holds (True) or append to it (False).
+    """
+    node, handle = await ctx.element(index)
+    if _is_file_input(node):
+        raise ActionError(f"element {index} is a file input; use upload_file to choose a file.")
+    with map_action_errors(f"typing into element {index}"):
+        if clear and await _fillable(handle):
+            await handle.fill(text)  # fires input events, so controlled (React-style) inputs see the value
+        else:
+            await _type_at_end(handle, text, clear=clear)
+        shown = await handle.evaluate(_VALUE_JS)
+    secret = node.attributes.get("type", "").lower() == "password"
+    note = "" if shown is None or secret or text in shown else f"; the field now shows {shown!r}"
+    return f"Typed {text!r} into element {index} ({_label(node)}){note}"
+
+
+_VALUE_JS = """(el) => ('value' in el && typeof el.value === 'string') ? el.value
+  : (el.isContentEditable ? el.innerText : null)"""
+_FILLABLE_JS = """(el) => el.isContentEditable || el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' &&
+  !['checkbox','radio','button','submit','reset','file','image','range','color','hidden'].includes(el.type))"""
+
+
+async def _fillable(handle: ElementHandle) -> bool:
+    return bool(await handle.evaluate(_FILLABLE_JS))
+
+
+async def _type_at_end(handle: ElementHandle, text: str, *, clear: bool) -> None:
+    """Type key by key after what the field holds (or over it), for widgets ``fill`` refuses."""
+    await handle.click()
+    await handle.evaluate("""(el) => { if ('value' in el && el.setSelectionRange) {
+        const n = String(el.value).length; try { el.setSelectionRange(n, n); } catch (e) {} } }""")
+    if clear:
+        await handle.press("ControlOrMeta+a")
+        await handle.press("Delete")
+    await handle.type(text)
+
+
+async def hover(index: int, ctx: ActionContext) -> str:
+    """Move the mouse over an element (opens hover menus and tooltips).
+
+    Args:
+        index: The element's index in the page state.
+    """
+    node, handle = await ctx.element(index)
+    with map_action_errors(f"hover over element {index}"):
+        await handle.hover()
+    await ctx.session.settle()
+    return f"Hovering over element {index} ({_label(node)})"
+
+
+async def send_keys(keys: str, ctx: ActionContext) -> str:
+    """Press keys on the focused element.
+
+    Args:
+        keys: Keys or chords separated by spaces, e.g. "Enter", "Escape", "Control+a", "Tab Tab Enter".
+    """
+    names = keys.split() or [keys]
+    with map_action_errors(f"pressing {keys!r}"):
+        for name in names:
+            await ctx.page.keyboard.press(name)
+    await ctx.session.settle()
+    return f"Pressed {keys}"
+
+
+async def upload_file(index: int, path: str, ctx: ActionContext) -> str:
+    """Choose a file for a file input (or for the button that opens the file chooser).
+
+    Args:
+        index: The index of the file input or upload button.
+        path: The path of the file to upload; only the allowed files can be used.
+    """
+    target = ctx.allowed_file(path)
+    node, handle = await ctx.element(index)
+    with map_action_errors(f"uploading to element {index}"):
+        if _is_file_input(node):
+            await handle.set_input_files(target)
+        else:
+            async with ctx.page.expect_file_chooser(timeout=_FILE_CHOOSER_TIMEOUT_MS) as chooser:
+                await handle.click()
+            await (await chooser.value).set_files(target)
+    await ctx.session.settle()
+    return f"Uploaded {target.name} to element {index}"
+
+
+def _label(node: ElementNode) -> str:
+    text = (node.name or node.text or node.tag).strip()
+    return text[:60]
+
+
+def register(registry: Registry) -> None:
+    registry.add(click_element, "Click the element with this index (buttons, links, checkboxes, options).")
+    registry.add(input_text, "Type text into the field with this index.")
+    registry.add(hover, "Hover the mouse over the element with this index.")
+    registry.add(send_keys, "Press keyboard keys, e.g. Enter, Escape, ArrowDown, Control+a.")
+    registry.add(upload_file, "Upload an allowed file through the file input with this index.")

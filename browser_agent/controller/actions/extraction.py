@@ -1,0 +1,98 @@
+"""``extract_content``: the page as markdown-ish text, answered by the extraction LLM when one is set."""
+
+from __future__ import annotations
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.controller.context import ActionContext
+from browser_agent.controller.models import ActionResult
+from browser_agent.controller.registry import Registry
+
+__all__ = ["extract_content", "page_markdown", "register"]
+
+# Walks the visible DOM (open shadow roots included) and writes headings, links, list items, table
+# rows and paragraphs as markdown; scripts, styles and hidden subtrees are left out.
+_MARKDOWN_JS = r"""() => {
+  const out = [];
+  const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD']);
+  const block = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'MAIN', 'HEADER', 'FOOTER', 'NAV', 'ASIDE',
+                         'FORM', 'UL', 'OL', 'TABLE', 'TR', 'BR', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI',
+                         'PRE', 'BLOCKQUOTE', 'FIGURE', 'DL', 'DT', 'DD', 'LABEL']);
+  const hidden = (e) => {
+    const s = getComputedStyle(e);
+    return s.display === 'none' || s.visibility === 'hidden';
+  };
+  const walk = (node) => {
+    if (node.nodeType === 3) { out.push(node.textContent.replace(/\s+/g, ' ')); return; }
+    if (node.nodeType !== 1 && node.nodeType !== 11) return;
+    const el = node;
+    if (el.nodeType === 1 && (skip.has(el.tagName.toUpperCase()) || hidden(el))) return;
+    const tag = el.nodeType === 1 ? el.tagName.toUpperCase() : '';
+    if (block.has(tag)) out.push('\n');
+    if (/^H[1-6]$/.test(tag)) out.push('#'.repeat(+tag[1]) + ' ');
+    if (tag === 'LI') out.push('- ');
+    if (tag === 'TD' || tag === 'TH') out.push(' | ');
+    if (tag === 'A' && el.href) {
+      out.push('[' + el.innerText.trim().replace(/\s+/g, ' ') + '](' + el.href + ')');
+      return;
+    }
+    if (tag === 'IMG' && el.alt) { out.push('![' + el.alt + ']'); return; }
+    const field = tag === 'INPUT' || tag === 'TEXTAREA';
+    if (field && el.type !== 'password' && el.value) out.push(' [' + el.value + '] ');
+    if (el.shadowRoot) walk(el.shadowRoot);
+    for (const child of el.childNodes) walk(child);
+    if (block.has(tag)) out.push('\n');
+  };
+  walk(document.body || document.documentElement);
+  return out.join('').replace(/[ \t]+\n/g, '\n').replace(/\n[ \t]+/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+}"""
+
+_SYSTEM = (
+    "You extract information from a web page for a browser agent. Answer the goal using only the page "
+    "content given; quote values exactly; say plainly when the page does not contain what is asked."
+)
+
+
+async def page_markdown(ctx: ActionContext) -> str:
+    """The text of every frame of the current page, as markdown-ish text."""
+    parts = []
+    for frame in ctx.page.frames:
+        try:
+            text = await frame.evaluate(_MARKDOWN_JS)
+        except PlaywrightError:
+            continue  # a frame that navigated or closed meanwhile has nothing to add
+        if text:
+            parts.append(text if frame is ctx.page.main_frame else f"[frame {frame.url}]\n{text}")
+    return "\n\n".join(parts)
+
+
+async def extract_content(goal: str, ctx: ActionContext) -> ActionResult:
+    """Read the whole page (not only the visible part) and extract what serves a goal.
+
+    Args:
+        goal: What to extract, e.g. "the prices of all listed laptops" or "the opening hours".
+    """
+    content = ctx.redact(await page_markdown(ctx))  # the page may show a secret the agent typed
+    llm, settings = ctx.extraction_llm, ctx.settings
+    if llm is None:
+        cut = content[: settings.extract_max_chars]
+        more = len(content) - len(cut)
+        note = f"\n[... {more} more characters; scroll or ask a narrower goal]" if more > 0 else ""
+        return ActionResult(
+            extracted_content=f"Page content for {goal!r}:\n{cut}{note}", include_in_memory=True
+        )
+    page = content[: settings.extract_llm_max_chars]
+    messages = [SystemMessage(content=_SYSTEM), HumanMessage(content=f"Goal: {goal}\n\nPage:\n{page}")]
+    reply = await llm.ainvoke(messages)
+    answer = reply.content if isinstance(reply.content, str) else str(reply.content)
+    return ActionResult(
+        extracted_content=f"Extracted for {goal!r}:\n{answer.strip()}", include_in_memory=True
+    )
+
+
+def register(registry: Registry) -> None:
+    registry.add(
+        extract_content,
+        "Extract information from the whole page for a goal (its text, or a model's answer when one is set).",
+    )

@@ -1,0 +1,114 @@
+"""Custom dropdowns (ARIA comboboxes and listboxes): open them, find their options, pick one.
+
+The options are found from the widget itself: the element when it is the listbox, the listbox named by
+``aria-controls``/``aria-owns`` (also on a combobox wrapper), or one inside it; as a last resort any
+visible ``[role=option]`` in the same document. Opening waits for the options to appear, with a cap.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import ElementHandle, JSHandle
+
+from browser_agent.browser.playwright_errors import PlaywrightError, PlaywrightTimeoutError
+
+__all__ = ["best_match", "choose", "open_options"]
+
+_OPEN_TIMEOUT_MS = 1_500
+
+_OPTIONS_JS = """([el, anywhere]) => {
+  const visible = (e) => !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)
+    && getComputedStyle(e).visibility !== 'hidden';
+  const root = el.getRootNode();
+  const byId = (id) =>
+    (root.getElementById && root.getElementById(id)) || el.ownerDocument.getElementById(id);
+  const boxes = [];
+  const addFrom = (node) => {
+    if (!node) return;
+    if (['listbox', 'menu', 'tree', 'grid'].includes(node.getAttribute('role'))) boxes.push(node);
+    for (const attr of ['aria-controls', 'aria-owns'])
+      for (const id of (node.getAttribute(attr) || '').split(/\\s+/)) {
+        const b = id && byId(id);
+        if (b) boxes.push(b);
+      }
+    const inner = node.querySelector('[role=listbox]');
+    if (inner) boxes.push(inner);
+  };
+  addFrom(el);
+  addFrom(el.closest('[role=combobox]'));
+  addFrom(el.closest('[role=listbox]'));
+  if (anywhere) boxes.push(root, el.ownerDocument);
+  for (const box of boxes) {
+    const items = box.querySelectorAll('[role=option], [role=menuitem], [role=treeitem]');
+    const found = [...items].filter(visible);
+    if (found.length) return found;
+  }
+  return null;
+}"""
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def best_match(options: list[str], text: str) -> str | None:
+    """The option that is ``text`` (ignoring case and spacing), else the only one containing it."""
+    wanted = _normal(text)
+    exact = [o for o in options if _normal(o) == wanted]
+    if exact:
+        return exact[0]
+    partial = [o for o in options if wanted and wanted in _normal(o)]
+    return partial[0] if len(partial) == 1 else None
+
+
+async def _elements(array: JSHandle) -> list[ElementHandle]:
+    props = await array.get_properties()
+    found = [p.as_element() for _, p in sorted(props.items(), key=lambda kv: int(kv[0]))]
+    return [e for e in found if e is not None]
+
+
+async def _options_now(handle: ElementHandle, *, anywhere: bool) -> list[ElementHandle]:
+    array = await handle.evaluate_handle(f"(el, anywhere) => ({_OPTIONS_JS})([el, anywhere])", anywhere)
+    return [] if await array.json_value() is None else await _elements(array)
+
+
+async def _wait_for_options(handle: ElementHandle) -> list[ElementHandle]:
+    frame = await handle.owner_frame()
+    if frame is None:
+        return []
+    try:
+        array = await frame.wait_for_function(_OPTIONS_JS, arg=[handle, True], timeout=_OPEN_TIMEOUT_MS)
+    except PlaywrightTimeoutError:
+        return []
+    return await _elements(array)
+
+
+async def open_options(handle: ElementHandle) -> list[tuple[str, ElementHandle]]:
+    """The visible options of the widget behind ``handle``, opening it (a click) when they are hidden.
+
+    Raises:
+        playwright Error: the widget could not be clicked (callers map it).
+    """
+    options = await _options_now(handle, anywhere=False)
+    if not options:
+        await handle.click()
+        options = await _wait_for_options(handle)
+    texts = []
+    for option in options:
+        try:
+            texts.append(((await option.inner_text()).strip(), option))
+        except PlaywrightError:
+            continue  # an option that re-rendered while we read it: skip it, the rest are still valid
+    return texts
+
+
+async def choose(handle: ElementHandle, text: str) -> str | None:
+    """Open the widget, click the option whose text best matches ``text``; None when none does."""
+    options = await open_options(handle)
+    match = best_match([t for t, _ in options], text)
+    if match is None:
+        return None
+    option = next(o for t, o in options if t == match)
+    await option.click()
+    return match

@@ -1,0 +1,62 @@
+"""Navigation: open a URL, go back, search the web, wait."""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import quote_plus
+
+from browser_agent.controller.context import ActionContext
+from browser_agent.controller.registry import Registry
+from browser_agent.errors import ActionError
+
+__all__ = ["go_back", "go_to_url", "register", "search", "wait"]
+
+
+async def go_to_url(url: str, ctx: ActionContext) -> str:
+    """Open a URL in the current tab.
+
+    Args:
+        url: The full address to open, with its scheme (https://...).
+    """
+    await ctx.session.navigate(url)
+    return f"Opened {ctx.page.url}"
+
+
+async def go_back(ctx: ActionContext) -> str:
+    """Go back to the previous page of the current tab."""
+    before = ctx.page.url
+    await ctx.session.go_back()
+    if ctx.page.url == before:
+        raise ActionError(f"There is no previous page to go back to from {before}; open a URL instead.")
+    return f"Went back to {ctx.page.url}"
+
+
+async def search(query: str, ctx: ActionContext) -> str:
+    """Search the web in the current tab.
+
+    Args:
+        query: The search terms, as you would type them into a search box.
+    """
+    url = ctx.settings.search_engine_url.replace("{query}", quote_plus(query))
+    await ctx.session.navigate(url)
+    return f"Searched for {query!r}"
+
+
+async def wait(ctx: ActionContext, seconds: float = 3.0) -> str:
+    """Wait for the page to finish something (loading, an animation).
+
+    Args:
+        seconds: How long to wait, at most 10 seconds.
+    """
+    cap = ctx.settings.max_wait_s
+    waited = min(max(seconds, 0.0), cap)
+    await asyncio.sleep(waited)  # waiting is what this action was asked to do
+    note = f" (capped at {cap:g} s)" if seconds > cap else ""
+    return f"Waited {waited:g} s{note}"
+
+
+def register(registry: Registry) -> None:
+    registry.add(go_to_url, "Open a URL in the current tab.")
+    registry.add(go_back, "Go back to the previous page in the current tab.")
+    registry.add(search, "Search the web for a query in the current tab.")
+    registry.add(wait, "Wait a few seconds for the page to load or change.")

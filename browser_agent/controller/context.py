@@ -1,0 +1,108 @@
+"""``ActionContext``: everything an action may need, injected by type into the functions that ask for it.
+
+One context lives for one ``Controller.run`` call. Indices are resolved against ``snapshot``, the
+capture the model saw when it chose the actions (taken on demand when there is none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from langchain_core.language_models import BaseChatModel
+from playwright.async_api import ElementHandle, Page
+
+from browser_agent.browser import BrowserSession
+from browser_agent.dom.handles import element_handle
+from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.errors import ActionError, ElementNotFoundError
+from browser_agent.sensitive import SensitiveData, redact
+
+__all__ = ["DEFAULT_SEARCH_ENGINE_URL", "ActionContext", "ControllerSettings"]
+
+DEFAULT_SEARCH_ENGINE_URL = "https://duckduckgo.com/?q={query}"
+
+
+@dataclass(frozen=True, slots=True)
+class ControllerSettings:
+    """Knobs of the built-in actions."""
+
+    search_engine_url: str = DEFAULT_SEARCH_ENGINE_URL
+    max_wait_s: float = 10.0
+    extract_max_chars: int = 8_000
+    extract_llm_max_chars: int = 60_000
+
+
+@dataclass(slots=True)
+class ActionContext:
+    """What a running action can use: the session, its current page, the element behind an index,
+    the extraction LLM, the sensitive data and the files it may upload.
+
+    Ask for it by annotating a parameter ``ctx: ActionContext``; it is never part of the model's schema.
+    """
+
+    session: BrowserSession
+    snapshot: DomSnapshot | None = None
+    extraction_llm: BaseChatModel | None = None
+    sensitive_data: SensitiveData | None = None
+    allowed_files: tuple[Path, ...] = ()
+    settings: ControllerSettings = field(default_factory=ControllerSettings)
+
+    @property
+    def page(self) -> Page:
+        """The current tab."""
+        return self.session.page
+
+    async def current_snapshot(self) -> DomSnapshot:
+        """The snapshot indices refer to: the one the model saw, or a fresh capture when there is none."""
+        if self.snapshot is None:
+            self.snapshot = self.session.last_snapshot
+        if self.snapshot is None:
+            state = await self.session.state()
+            self.snapshot = state.snapshot
+        if self.snapshot is None:
+            raise ActionError("The page could not be captured; wait or reload, then try again.")
+        return self.snapshot
+
+    async def node(self, index: int) -> ElementNode:
+        """The element named ``index`` in the current snapshot.
+
+        Raises:
+            ElementNotFoundError: no element has that index.
+        """
+        snapshot = await self.current_snapshot()
+        found = snapshot.selector_map.get(index)
+        if found is None:
+            raise ElementNotFoundError(
+                f"element {index} is not on the page; {snapshot.describe_indices()}. "
+                "Use an index from the current page state."
+            )
+        return found
+
+    async def element(self, index: int) -> tuple[ElementNode, ElementHandle]:
+        """The element named ``index`` and a live Playwright handle to it.
+
+        Raises:
+            ElementNotFoundError: no element has that index, or it has left the page.
+        """
+        found = await self.node(index)
+        return found, await element_handle(await self.current_snapshot(), found)
+
+    def allowed_file(self, path: str) -> Path:
+        """``path`` resolved, if it is one of the allowed files or inside an allowed folder.
+
+        Raises:
+            ActionError: the path is not allowed, or the file does not exist.
+        """
+        target = Path(path).expanduser().resolve()
+        roots = [p.expanduser().resolve() for p in self.allowed_files]
+        if not any(target == root or root in target.parents for root in roots):
+            offered = ", ".join(str(r) for r in roots) or "none"
+            raise ActionError(f"{path} is not a file you may upload; allowed files: {offered}.")
+        if not target.is_file():
+            raise ActionError(f"{path} does not exist or is not a file; choose one of the allowed files.")
+        return target
+
+    def redact(self, text: str) -> str:
+        """``text`` with every secret value replaced by its placeholder."""
+        return redact(text, self.sensitive_data)

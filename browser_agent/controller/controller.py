@@ -1,0 +1,172 @@
+"""``Controller``: the actions on offer, their schema for the model, and running a list of them.
+
+A list runs in order and stops early, reporting the rest as skipped, when the page moved under the
+model's feet: an action failed or finished the task, the URL changed, a tab opened, closed or became
+current, or new elements appeared that the next action's index may no longer mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel
+
+from browser_agent.browser import BrowserSession
+from browser_agent.controller.actions import register_builtins
+from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionContext, ControllerSettings
+from browser_agent.controller.execution import execute
+from browser_agent.controller.models import ActionModel, ActionResult
+from browser_agent.controller.registry import Registry
+from browser_agent.controller.schema import action_union, parse_action
+from browser_agent.dom.extractor import extract_snapshot
+from browser_agent.errors import ActionError
+from browser_agent.sensitive import SensitiveData
+
+__all__ = ["Controller"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Controller:
+    """The built-in actions plus yours; runs the actions the model chose.
+
+    Args:
+        exclude_actions: Names of actions not to offer (built-in or yours).
+        search_engine_url: The URL ``search`` opens; ``{query}`` is replaced by the quoted query.
+    """
+
+    def __init__(
+        self,
+        *,
+        exclude_actions: Iterable[str] = (),
+        search_engine_url: str = DEFAULT_SEARCH_ENGINE_URL,
+    ) -> None:
+        self.registry = Registry(exclude=exclude_actions)
+        self.settings = ControllerSettings(search_engine_url=search_engine_url)
+        register_builtins(self.registry)
+
+    def action(
+        self,
+        description: str,
+        param_model: type[BaseModel] | None = None,
+        domains: Sequence[str] | None = None,
+        *,
+        name: str | None = None,
+    ) -> Callable[[F], F]:
+        """Register an action; see ``Registry.action``."""
+        return self.registry.action(description, param_model, domains, name=name)
+
+    def action_models(self, url: str | None = None) -> list[type[ActionModel]]:
+        """One model per action offered on ``url`` (domain-limited actions only where they match)."""
+        return [a.action_model for a in self.registry.actions(url)]
+
+    def action_union(self, url: str | None = None) -> Any:
+        """The discriminated union of the actions offered on ``url``, for the model's output schema."""
+        return action_union(self.action_models(url))
+
+    def parse_action(self, data: dict[str, Any] | ActionModel) -> ActionModel:
+        """Validate one action dict against every registered action (domains are not checked here).
+
+        Raises:
+            pydantic.ValidationError: no such action, or a bad field.
+        """
+        return parse_action([a.action_model for a in self.registry.actions(every=True)], data)
+
+    async def run(
+        self,
+        actions: Sequence[ActionModel | dict[str, Any]],
+        session: BrowserSession,
+        *,
+        extraction_llm: BaseChatModel | None = None,
+        sensitive_data: SensitiveData | None = None,
+        allowed_files: Iterable[str | Path] = (),
+    ) -> list[ActionResult]:
+        """Run ``actions`` in order on ``session``; one result per action, skipped ones included.
+
+        Raises:
+            pydantic.ValidationError: a dict in ``actions`` names no known action or has a bad field.
+            UserError: an action was registered or returned wrongly (a bug in its code).
+        """
+        ctx = ActionContext(
+            session=session,
+            snapshot=session.last_snapshot,
+            extraction_llm=extraction_llm,
+            sensitive_data=sensitive_data,
+            allowed_files=tuple(Path(p) for p in allowed_files),
+            settings=self.settings,
+        )
+        parsed = [self.parse_action(a) for a in actions]
+        results: list[ActionResult] = []
+        for position, action in enumerate(parsed):
+            before = _Marker.take(session)
+            result = await execute(self.registry.get(action.action), action, ctx)
+            results.append(result)
+            rest = parsed[position + 1 :]
+            reason = await _stop_reason(result, before, ctx, rest[0]) if rest else None
+            if reason is not None:
+                results.extend(_skipped(a, ctx.redact(reason)) for a in rest)
+                break
+        return results
+
+
+@dataclass(frozen=True, slots=True)
+class _Marker:
+    """Where the session stood before an action: to tell whether it moved."""
+
+    tab_id: int
+    pages: tuple[int, ...]
+    url: str
+
+    @classmethod
+    def take(cls, session: BrowserSession) -> _Marker:
+        pages = tuple(id(p) for p in session.context.pages)
+        try:
+            url = session.page.url
+        except ActionError:
+            url = ""
+        return cls(session.current_tab_id, pages, url)
+
+
+async def _stop_reason(
+    result: ActionResult, before: _Marker, ctx: ActionContext, following: ActionModel
+) -> str | None:
+    if result.is_done:
+        return "done ends the step"
+    if result.error:
+        return f"{result.action} failed"
+    after = _Marker.take(ctx.session)
+    if after.pages != before.pages:
+        return "a tab was opened or closed"
+    if after.tab_id != before.tab_id:
+        return f"tab {after.tab_id} became current"
+    if after.url != before.url:
+        return f"the page navigated to {after.url}"
+    if following.element_index() is None or ctx.snapshot is None:
+        return None
+    return await _new_elements_reason(ctx)
+
+
+async def _new_elements_reason(ctx: ActionContext) -> str | None:
+    """Re-capture the page and compare: new elements mean the model's indices may be stale.
+
+    The capture is not stored on the session, so the next state still marks these elements as new.
+    """
+    assert ctx.snapshot is not None
+    await ctx.session.settle()
+    fresh = await extract_snapshot(ctx.page, previous=ctx.snapshot)
+    appeared = fresh.element_ids - ctx.snapshot.element_ids
+    if not appeared:
+        return None
+    return f"{len(appeared)} new element(s) appeared (a menu, suggestions, a dialog); indices may differ"
+
+
+def _skipped(action: ActionModel, reason: str) -> ActionResult:
+    return ActionResult(
+        action=action.action,
+        skipped=True,
+        extracted_content=f"not run: {reason}; look at the new page state and send it again if still needed",
+    )

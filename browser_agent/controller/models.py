@@ -1,0 +1,61 @@
+"""What the controller exchanges with the agent: ``ActionModel`` (one action the model chose) and
+``ActionResult`` (what happened, written for the model)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, InstanceOf
+
+from browser_agent.dom.models import ElementNode
+
+__all__ = ["ActionModel", "ActionResult"]
+
+
+def _drop_property_titles(schema: dict[str, Any]) -> None:
+    """Field titles repeat the field names: dropped, since the model reads the schema every step."""
+    for prop in schema.get("properties", {}).values():
+        if isinstance(prop, dict):
+            prop.pop("title", None)
+
+
+class ActionModel(BaseModel):
+    """Base of every action model: a flat object whose ``action`` field names the action.
+
+    ``{"action": "click_element", "index": 3}`` is one action; each registered action gets its own
+    subclass where ``action`` is a ``Literal`` of its name, so a union of them is discriminated.
+    """
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_drop_property_titles)
+
+    action: str
+
+    def params(self) -> dict[str, Any]:
+        """The parameters without the ``action`` name, as given (not serialized)."""
+        return {name: getattr(self, name) for name in type(self).model_fields if name != "action"}
+
+    def element_index(self) -> int | None:
+        """The element index this action refers to, if it has one."""
+        value = getattr(self, "index", None)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class ActionResult(BaseModel):
+    """The outcome of one action, as the model will read it.
+
+    ``element`` is the element acted on (for fingerprints and replay); it is never serialized.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str = Field(default="", description="Name of the action this result belongs to.")
+    extracted_content: str | None = Field(
+        default=None, description="What happened, or the content extracted."
+    )
+    error: str | None = Field(default=None, description="Why the action failed; None when it succeeded.")
+    is_done: bool = Field(default=False, description="The task is finished (set by `done`).")
+    success: bool | None = Field(default=None, description="With is_done: whether the task succeeded.")
+    include_in_memory: bool = Field(default=True, description="Keep the content in the model's memory.")
+    skipped: bool = Field(default=False, description="The action was not run; extracted_content says why.")
+    new_tab: int | None = Field(default=None, description="The tab this action opened and switched to.")
+    element: InstanceOf[ElementNode] | None = Field(default=None, exclude=True)

@@ -1,0 +1,146 @@
+"""The action registry: ``@registry.action(...)`` records a function and its models, unchanged.
+
+Each registered action gets a flat ``ActionModel`` subclass (``{"action": name, ...params}``) built
+from its parameter model, so the union handed to the LLM is discriminated by ``action``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar, cast
+
+from pydantic import BaseModel, create_model
+
+from browser_agent.browser.domains import matches_domain
+from browser_agent.controller.models import ActionModel
+from browser_agent.controller.signature import Injected, inspect_function
+from browser_agent.errors import UserError
+
+__all__ = ["RegisteredAction", "Registry"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredAction:
+    """One action: its function, the models built for it, what to inject, where it is offered."""
+
+    name: str
+    description: str
+    function: Callable[..., Any]
+    param_model: type[BaseModel]
+    action_model: type[ActionModel]
+    injected: Mapping[str, Injected]
+    domains: tuple[str, ...] | None = None
+
+    @property
+    def is_async(self) -> bool:
+        return inspect.iscoroutinefunction(self.function)
+
+    def offered_on(self, url: str | None) -> bool:
+        """Whether the action is offered on ``url`` (every action is, when the URL is unknown)."""
+        if self.domains is None or url is None:
+            return self.domains is None
+        return any(matches_domain(url, pattern) for pattern in self.domains)
+
+
+class Registry:
+    """The actions a controller knows, in registration order."""
+
+    def __init__(self, *, exclude: Iterable[str] = ()) -> None:
+        self.exclude = frozenset(exclude)
+        self._actions: dict[str, RegisteredAction] = {}
+
+    def action(
+        self,
+        description: str,
+        param_model: type[BaseModel] | None = None,
+        domains: Sequence[str] | None = None,
+        *,
+        name: str | None = None,
+    ) -> Callable[[F], F]:
+        """Register the decorated function as an action and return it unchanged.
+
+        Args:
+            description: What the action does, written for the model.
+            param_model: The parameters' model; built from the signature and docstring when omitted.
+            domains: URL patterns (``*.example.com``) where the action is offered; everywhere if None.
+            name: The action's name; the function's name when omitted.
+
+        Raises:
+            UserError: the name is taken, or a parameter is unannotated or cannot be supplied.
+        """
+        if not description or not description.strip():
+            raise UserError("An action needs a description for the model: @action('What it does').")
+        if isinstance(domains, str):
+            raise UserError(f"domains must be a list of patterns, not the string {domains!r}.")
+
+        def register(fn: F) -> F:
+            self.add(fn, description, param_model=param_model, domains=domains, name=name)
+            return fn
+
+        return register
+
+    def add(
+        self,
+        fn: Callable[..., Any],
+        description: str,
+        *,
+        param_model: type[BaseModel] | None = None,
+        domains: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> RegisteredAction | None:
+        """Register ``fn`` (what the decorator does); returns None when its name is excluded."""
+        action_name = name or fn.__name__
+        if not action_name.isidentifier():
+            raise UserError(f"Action name {action_name!r} is not an identifier; use letters, digits and _.")
+        if action_name in self._actions:
+            raise UserError(
+                f"An action named {action_name!r} is already registered; pick another name "
+                "or exclude the built-in one with Controller(exclude_actions=[...])."
+            )
+        spec = inspect_function(action_name, fn, param_model)
+        if action_name in self.exclude:
+            return None
+        registered = RegisteredAction(
+            name=action_name,
+            description=description.strip(),
+            function=fn,
+            param_model=spec.param_model,
+            action_model=_action_model(action_name, description.strip(), spec.param_model),
+            injected=spec.injected,
+            domains=tuple(domains) if domains is not None else None,
+        )
+        self._actions[action_name] = registered
+        return registered
+
+    def get(self, name: str) -> RegisteredAction:
+        try:
+            return self._actions[name]
+        except KeyError:
+            known = ", ".join(self._actions)
+            raise UserError(f"No action named {name!r}; registered actions: {known}.") from None
+
+    def actions(self, url: str | None = None, *, every: bool = False) -> list[RegisteredAction]:
+        """The actions offered on ``url``; with ``every``, all of them regardless of domain."""
+        return [a for a in self._actions.values() if every or a.offered_on(url)]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._actions
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+
+def _action_model(name: str, description: str, params: type[BaseModel]) -> type[ActionModel]:
+    fields: dict[str, Any] = {n: (f.annotation, f) for n, f in params.model_fields.items()}
+    model: type[ActionModel] = create_model(
+        "".join(p.capitalize() for p in name.split("_")) + "Action",
+        __base__=ActionModel,
+        __doc__=description,
+        action=(cast(Any, Literal)[name], ...),
+        **fields,
+    )
+    return model

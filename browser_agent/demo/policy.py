@@ -1,0 +1,91 @@
+"""A scripted policy that completes the demo task by reading the state message, as a model would.
+
+Used to record ``recorded_run.json`` with ``browser-agent demo --record`` (no API key needed), and by
+the tests that check recording and replay end to end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+__all__ = ["CUSTOMER", "TASK", "DemoPolicy", "find_index"]
+
+CUSTOMER = {"name": "Ada Lovelace", "email": "ada@example.com", "quantity": "2", "shipping": "Express"}
+TASK = (
+    "In the demo shop, buy 2 'Blue ceramic mug' with Express shipping for Ada Lovelace "
+    "(ada@example.com), then report the order confirmation."
+)
+_ELEMENT = re.compile(r"\[(\d+)\]<(\w+)")
+
+
+def find_index(page: str, tag: str, *needles: str) -> int:
+    """The index of the first ``<tag>`` line of ``page`` that contains every needle."""
+    for line in page.splitlines():
+        match = _ELEMENT.search(line)
+        if match and match.group(2) == tag and all(n.lower() in line.lower() for n in needles):
+            return int(match.group(1))
+    raise LookupError(f"no <{tag}> with {needles} in the page")
+
+
+def _brain(goal: str, memory: str = "") -> dict[str, str]:
+    return {"evaluation_previous_goal": "Success", "memory": memory or goal, "next_goal": goal}
+
+
+class DemoPolicy:
+    """``policy(messages) -> tool arguments`` for ``ScriptedChatModel``."""
+
+    def __init__(self, site_url: str, customer: dict[str, str] | None = None) -> None:
+        self.site_url = site_url
+        self.customer = customer or CUSTOMER
+
+    def __call__(self, messages: Sequence[BaseMessage]) -> dict[str, Any]:
+        state = str(messages[-1].content)
+        url = re.search(r"Current URL: (\S+)", state)
+        path = "/" + url.group(1).split("/", 3)[-1] if url and url.group(1).startswith("http") else ""
+        page = state.split("Page (interactive elements and text):", 1)[-1]
+        actions = self._actions(path, page)
+        return {
+            "current_state": _brain(f"on {path or 'a blank page'}: {actions[0]['action']}"),
+            "action": actions,
+        }
+
+    def _actions(self, path: str, page: str) -> list[dict[str, Any]]:
+        c = self.customer
+        if not path:
+            return [{"action": "go_to_url", "url": self.site_url}]
+        if path.startswith("/product/"):
+            if "Added 2 to your cart" in page:
+                return [{"action": "click_element", "index": find_index(page, "a", "Cart")}]
+            return [
+                {
+                    "action": "input_text",
+                    "index": find_index(page, "input", "Quantity"),
+                    "text": c["quantity"],
+                },
+                {"action": "click_element", "index": find_index(page, "button", "Add to cart")},
+            ]
+        if path.startswith("/cart"):
+            return [{"action": "click_element", "index": find_index(page, "a", "Checkout")}]
+        if path.startswith("/checkout"):
+            return [
+                {"action": "input_text", "index": find_index(page, "input", "Full name"), "text": c["name"]},
+                {"action": "input_text", "index": find_index(page, "input", "Email"), "text": c["email"]},
+                {
+                    "action": "select_dropdown_option",
+                    "index": find_index(page, "select"),
+                    "text": c["shipping"],
+                },
+                {"action": "click_element", "index": find_index(page, "button", "Place order")},
+            ]
+        if path.startswith("/done"):
+            confirmation = re.search(r"Order #\d+ confirmed[^\n]*", page)
+            text = confirmation.group(0) if confirmation else "order placed"
+            return [{"action": "done", "text": text, "success": True}]
+        try:
+            return [{"action": "click_element", "index": find_index(page, "a", "Blue ceramic mug")}]
+        except LookupError:  # below the fold: scroll, as a model would
+            return [{"action": "scroll", "direction": "down", "pages": 1.0}]

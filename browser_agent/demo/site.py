@@ -1,0 +1,172 @@
+"""A small shop served on 127.0.0.1 whose layout changes on every load (order, wrappers, banners, ids).
+
+Pages: ``/`` (catalog), ``/product/SLUG``, ``/cart``, ``/checkout``, ``/done``. The cart lives in a
+cookie written by the page's own script, so the server stays stateless.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from browser_agent.demo.catalog import PRODUCTS, Layout, Product
+
+__all__ = ["DemoSite"]
+
+_BY_SLUG = {p.slug: p for p in PRODUCTS}
+_STYLE = """body{font-family:sans-serif;margin:0}header{background:#234;color:#fff;padding:8px 16px}
+header a{color:#fff;margin-right:12px}main{padding:16px}.card{border:1px solid #ccc;margin:8px;padding:8px;
+display:inline-block;width:220px;vertical-align:top}.banner{background:#fe9;padding:8px 16px}
+label{display:block;margin:8px 0}"""
+_CART_JS = """function addToCart(slug){const q=document.querySelector('input[name=qty]');
+const n=Math.max(1,parseInt(q?q.value:'1')||1);document.cookie='cart='+slug+':'+n+';path=/';
+document.getElementById('status').textContent='Added '+n+' to your cart.';}"""
+
+
+def _cart(cookie: str) -> tuple[Product, int] | None:
+    for part in cookie.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == "cart" and ":" in value:
+            slug, _, qty = unquote(value).partition(":")
+            if slug in _BY_SLUG and qty.isdigit():
+                return _BY_SLUG[slug], int(qty)
+    return None
+
+
+class _Pages:
+    """Renders each page with a fresh ``Layout``."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.lay = layout
+
+    def frame(self, title: str, body: str) -> str:
+        lay = self.lay
+        nav = (
+            f'<header class="{lay.cls("top")}"><a href="/" id="{lay.gen_id()}">Home</a>'
+            f'<a href="/cart" class="{lay.cls("nav")}">Cart</a></header>'
+        )
+        return (
+            f"<!doctype html><html><head><meta charset=utf-8><title>{html.escape(title)} - Demo shop</title>"
+            f"<style>{_STYLE}</style><script>{_CART_JS}</script></head>"
+            f"<body>{nav}{lay.banner()}<main>{lay.wrap(body)}</main></body></html>"
+        )
+
+    def catalog(self) -> str:
+        lay = self.lay
+        cards = "".join(
+            lay.wrap(
+                f'<div class="{lay.cls("card")}">'
+                f'<h3><a href="/product/{p.slug}">{html.escape(p.name)}</a></h3>'
+                f"<p>{html.escape(p.blurb)}</p><p>{p.price} EUR</p></div>"
+            )
+            for p in lay.shuffled(PRODUCTS)
+        )
+        return self.frame("Catalog", f"<h1>Kitchen things</h1>{cards}")
+
+    def product(self, product: Product) -> str:
+        lay = self.lay
+        body = (
+            f"<h1>{html.escape(product.name)}</h1><p>{html.escape(product.blurb)}</p>"
+            f"<p>Price: {product.price} EUR</p>"
+            + lay.wrap(
+                f'<label>Quantity <input name="qty" type="number" min="1" value="1" '
+                f'class="{lay.cls("qty")}"></label>'
+            )
+            + lay.wrap(
+                f'<button class="{lay.cls("buy")}" onclick="addToCart(\'{product.slug}\')">'
+                "Add to cart</button>"
+            )
+            + '<p id="status" role="status"></p>'
+        )
+        return self.frame(product.name, body)
+
+    def cart(self, cart: tuple[Product, int] | None) -> str:
+        if cart is None:
+            return self.frame("Cart", "<h1>Your cart</h1><p>Your cart is empty.</p>")
+        product, qty = cart
+        body = f"<h1>Your cart</h1><p>{qty} × {html.escape(product.name)}</p>" + self.lay.wrap(
+            f'<a href="/checkout" class="{self.lay.cls("go")}">Checkout</a>'
+        )
+        return self.frame("Cart", body)
+
+    def checkout(self) -> str:
+        lay = self.lay
+        fields = [
+            f'<label>Full name <input name="name" autocomplete="name" class="{lay.cls("f")}"></label>',
+            f'<label>Email <input name="email" type="email" class="{lay.cls("f")}"></label>',
+            '<label>Shipping <select name="shipping"><option>Standard</option><option>Express</option>'
+            "<option>Pick-up</option></select></label>",
+        ]
+        if lay.shuffled(PRODUCTS)[0].slug < "m":  # sometimes the email field comes first
+            fields[0], fields[1] = fields[1], fields[0]
+        form = '<form action="/done" method="get">' + "".join(lay.wrap(f) for f in fields)
+        form += f'<button type="submit" class="{lay.cls("order")}">Place order</button></form>'
+        return self.frame("Checkout", f"<h1>Checkout</h1>{form}")
+
+    def done(self, query: dict[str, list[str]], cart: tuple[Product, int] | None, order: int) -> str:
+        name = html.escape(query.get("name", [""])[0])
+        shipping = html.escape(query.get("shipping", [""])[0])
+        what = f"{cart[1]} × {html.escape(cart[0].name)}" if cart else "nothing"
+        confirmation = f"Order #{order} confirmed: {what}, {shipping} shipping."
+        body = f"<h1>Thank you, {name}!</h1><p id=order>{confirmation}</p>"
+        return self.frame("Order confirmed", body)
+
+
+class DemoSite:
+    """Serve the shop on 127.0.0.1 (random port) in a background thread; ``seed`` fixes the layouts."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        seeds = itertools.count(seed if seed is not None else int.from_bytes(os.urandom(4)))
+        orders = itertools.count(1001)
+        lock = threading.Lock()
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: object) -> None:
+                return
+
+            def do_GET(self) -> None:
+                with lock:
+                    pages, order = _Pages(Layout(next(seeds))), next(orders)
+                parts = urlsplit(self.path)
+                cart = _cart(self.headers.get("Cookie", ""))
+                body = _route(pages, parts.path, parse_qs(parts.query), cart, order)
+                self.send_response(200 if body else 404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.end_headers()
+                self.wfile.write((body or "<h1>Not found</h1>").encode())
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> DemoSite:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/"
+
+
+def _route(
+    pages: _Pages, path: str, query: dict[str, list[str]], cart: tuple[Product, int] | None, order: int
+) -> str | None:
+    if path == "/":
+        return pages.catalog()
+    if path.startswith("/product/") and path.removeprefix("/product/") in _BY_SLUG:
+        return pages.product(_BY_SLUG[path.removeprefix("/product/")])
+    if path == "/cart":
+        return pages.cart(cart)
+    if path == "/checkout":
+        return pages.checkout()
+    if path == "/done":
+        return pages.done(query, cart, order)
+    return None

@@ -1,0 +1,388 @@
+"""Fingerprints: what identifies an element across page loads, and when two elements cannot be the same.
+
+A ``Fingerprint`` holds several signals of one element (tag, role, accessible name, text, stable
+attributes, ancestors, neighbouring text, position). Generated-looking ids and classes (hashes, CSS-in-JS
+names, React ``:r1:`` ids) are left out, because they change on every build or load.
+
+``identity_conflict`` is the hard gate used by ``browser_agent.dom.matching.locate``: it says why a
+candidate cannot be the recorded element (another tag family, another name, another stable id, another
+frame, missing the context that told the element apart from its twins when it was recorded).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+from urllib.parse import urlsplit
+
+from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
+
+__all__ = [
+    "Fingerprint",
+    "LocateResult",
+    "fingerprint_of",
+    "identity_conflict",
+    "is_generated_token",
+    "locate",
+    "page_labels",
+    "raw_fingerprint",
+]
+
+FORMAT_VERSION = 1
+_CAP = 100
+_CONTEXT_SPAN = 4  # labels kept per side; anchors come from the nearest three
+# Attributes that name an element on purpose; a different value means a different element.
+_STRONG_KEYS = ("id", "name", "data-testid", "data-test", "data-qa", "data-cy", "href", "for")
+_SOFT_KEYS = ("type", "placeholder", "aria-label", "title", "alt", "value")
+_BUTTON_INPUT_TYPES = frozenset({"button", "submit", "reset", "image"})
+_SEMANTIC_TAGS = frozenset(
+    {
+        "form",
+        "nav",
+        "ul",
+        "ol",
+        "li",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "td",
+        "th",
+        "section",
+        "header",
+        "footer",
+        "main",
+        "aside",
+        "article",
+        "label",
+        "fieldset",
+        "dialog",
+        "menu",
+        "details",
+    }
+)
+_GENERATED_PATTERNS = (
+    re.compile(r"\d{3,}"),  # long digit runs: ember123, item-48213
+    re.compile(r"^:.*:$|^«.*»$"),  # React useId
+    re.compile(r"^(css|sc|jsx|emotion|svelte|tw)-[A-Za-z0-9]{4,}$"),  # CSS-in-JS
+    re.compile(r"^_[A-Za-z0-9]{5,}$"),  # CSS-modules short hash
+    re.compile(r"__[A-Za-z0-9_-]{5,}$"),  # CSS-modules Name_local__hash
+    re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-"),  # uuid
+)
+
+
+def is_generated_token(value: str) -> bool:
+    """Whether an id or class looks machine-generated (a hash, a counter), so it will not survive reloads."""
+    if not value:
+        return True
+    if any(pattern.search(value) for pattern in _GENERATED_PATTERNS):
+        return True
+    return any(_looks_hashed(part) for part in re.split(r"[-_]", value) if part)
+
+
+def _looks_hashed(part: str) -> bool:
+    """A token with digits mixed into letters (a1b2c) or random casing (kEyLfA) is a hash, not a word."""
+    if len(part) < 5:
+        return False
+    digits = sum(ch.isdigit() for ch in part)
+    letters = sum(ch.isalpha() for ch in part)
+    if digits >= 2 and letters >= 2:
+        return True
+    flips = sum(1 for a, b in itertools.pairwise(part) if a.islower() and b.isupper())
+    return letters == len(part) and len(part) <= 8 and flips >= 2 and part[0].islower()
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())[:_CAP]
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """The signals that identify one element, JSON-safe through ``to_dict``/``from_dict``.
+
+    ``before``/``after`` are the nearest texts or element names on each side in reading order.
+    ``anchors`` are set only when the page held twins of the element (same identity) when it was
+    recorded: ``(side, distance, label)`` for the neighbouring texts that told it apart; a candidate must
+    show each of them on the same side, at most one step further away.
+    """
+
+    tag: str
+    role: str | None = None
+    name: str = ""
+    text: str = ""
+    attributes: tuple[tuple[str, str], ...] = ()
+    classes: tuple[str, ...] = ()
+    ancestors: tuple[str, ...] = ()
+    sibling_index: int = 0
+    frame_path: tuple[str, ...] = ()
+    in_shadow: bool = False
+    position: tuple[float, float] = (0.0, 0.0)
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    anchors: tuple[tuple[str, int, str], ...] = ()
+    twins: int = 0
+
+    @property
+    def family(self) -> str:
+        """Tags that behave alike share a family: ``<button>`` and ``<input type=submit>`` are buttons."""
+        return _family(self.tag, self.attribute("type"))
+
+    def attribute(self, key: str) -> str | None:
+        """The stable value of one attribute, or None when the element had none worth keeping."""
+        for name, value in self.attributes:
+            if name == key:
+                return value
+        return None
+
+    def describe(self) -> str:
+        """A short human label such as ``<button> 'Add to cart'``."""
+        label = self.name or self.text or self.attribute("id") or ""
+        return f"<{self.tag}> {label!r}" if label else f"<{self.tag}>"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (lists, strings, numbers) for saving in a run history."""
+        data = asdict(self)
+        data["attributes"] = [list(pair) for pair in self.attributes]
+        for key in ("classes", "ancestors", "frame_path", "position", "before", "after"):
+            data[key] = list(data[key])
+        data["anchors"] = [list(anchor) for anchor in self.anchors]
+        data["version"] = FORMAT_VERSION
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Fingerprint:
+        """Rebuild a fingerprint saved by ``to_dict``; unknown keys are ignored (newer writers)."""
+        version = data.get("version", FORMAT_VERSION)
+        if version > FORMAT_VERSION:
+            raise ValueError(
+                f"Fingerprint format version {version} is newer than this library reads ({FORMAT_VERSION}); "
+                "upgrade browser_agent to replay this history."
+            )
+        position = data.get("position", (0.0, 0.0))
+        return cls(
+            tag=str(data["tag"]),
+            role=data.get("role"),
+            name=str(data.get("name", "")),
+            text=str(data.get("text", "")),
+            attributes=tuple((str(k), str(v)) for k, v in data.get("attributes", ())),
+            classes=tuple(data.get("classes", ())),
+            ancestors=tuple(data.get("ancestors", ())),
+            sibling_index=int(data.get("sibling_index", 0)),
+            frame_path=tuple(data.get("frame_path", ())),
+            in_shadow=bool(data.get("in_shadow", False)),
+            position=(float(position[0]), float(position[1])),
+            before=tuple(data.get("before", ())),
+            after=tuple(data.get("after", ())),
+            anchors=tuple((str(s), int(d), str(label)) for s, d, label in data.get("anchors", ())),
+            twins=int(data.get("twins", 0)),
+        )
+
+
+def _family(tag: str, input_type: str | None) -> str:
+    if tag == "input" and (input_type or "") in _BUTTON_INPUT_TYPES:
+        return "button"
+    if tag == "input" and input_type in ("checkbox", "radio"):
+        return input_type
+    return tag
+
+
+def _stable_attributes(node: ElementNode) -> tuple[tuple[str, str], ...]:
+    kept: list[tuple[str, str]] = []
+    input_type = node.attributes.get("type", "").lower()
+    for key in (*_STRONG_KEYS, *_SOFT_KEYS):
+        raw = node.attributes.get(key)
+        if raw is None or not raw.strip():
+            continue
+        value = raw.strip()
+        if key in ("id", "for") and is_generated_token(value):
+            continue
+        if key == "href":
+            value = _href_path(value)
+        if key == "value" and not (node.tag == "button" or input_type in _BUTTON_INPUT_TYPES):
+            continue  # the value of a text field is what was typed, not who the field is
+        kept.append((key, _norm(value) if key in ("aria-label", "title", "alt", "value") else value))
+    return tuple(kept)
+
+
+def _href_path(href: str) -> str:
+    parts = urlsplit(href)
+    if not parts.path and parts.fragment:
+        return "#" + parts.fragment
+    return parts.path or "/"
+
+
+def _stable_classes(node: ElementNode) -> tuple[str, ...]:
+    classes = node.attributes.get("class", "").split()
+    return tuple(sorted({c for c in classes if not is_generated_token(c)}))[:8]
+
+
+def _stable_ancestor(signature: str) -> str | None:
+    """Keep the tag plus stable #id/.class parts; drop anonymous ``div``/``span`` wrappers entirely."""
+    parts = re.split(r"(?=[#.])", signature)
+    tag = parts[0].lower()
+    kept = [p for p in parts[1:] if len(p) > 1 and not is_generated_token(p[1:])]
+    if not kept and tag not in _SEMANTIC_TAGS:
+        return None
+    return tag + "".join(kept)
+
+
+def _ancestors(node: ElementNode) -> tuple[str, ...]:
+    stable = (_stable_ancestor(sig) for sig in node.ancestors)
+    return tuple(sig for sig in stable if sig)[:6]
+
+
+def _item_label(item: ElementNode | TextNode) -> str:
+    if isinstance(item, TextNode):
+        return _norm(item.text)
+    return _norm(item.name or item.text)
+
+
+def _neighbours(snapshot: DomSnapshot, node: ElementNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The nearest non-empty labels before and after the element in reading order, nearest first."""
+    items = snapshot.items
+    where = next((i for i, item in enumerate(items) if item is node), None)
+    if where is None:
+        where = next((i for i, item in enumerate(items) if item == node), None)
+    if where is None:
+        return (), ()
+    before = [_item_label(item) for item in reversed(items[:where]) if item.frame_id == node.frame_id]
+    after = [_item_label(item) for item in items[where + 1 :] if item.frame_id == node.frame_id]
+    return (tuple(x for x in before if x)[:_CONTEXT_SPAN], tuple(x for x in after if x)[:_CONTEXT_SPAN])
+
+
+def _position(node: ElementNode, snapshot: DomSnapshot) -> tuple[float, float]:
+    """Centre of the element as a fraction of the page's width and height (1.0 = far edge)."""
+    width = max((n.rect.x + n.rect.width for n in snapshot.selector_map.values()), default=1.0)
+    height = snapshot.scroll.page_height or max(
+        (n.rect.y + n.rect.height for n in snapshot.selector_map.values()), default=1.0
+    )
+    cx, cy = node.rect.center
+    return (round(cx / max(width, 1.0), 4), round((cy + snapshot.scroll.scroll_y) / max(height, 1.0), 4))
+
+
+def raw_fingerprint(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
+    """The element's signals without the twin analysis (used for every candidate during ``locate``)."""
+    before, after = _neighbours(snapshot, node)
+    return Fingerprint(
+        tag=node.tag.lower(),
+        role=node.role,
+        name=_norm(node.name),
+        text=_norm(node.text),
+        attributes=_stable_attributes(node),
+        classes=_stable_classes(node),
+        ancestors=_ancestors(node),
+        sibling_index=node.sibling_index,
+        frame_path=tuple(node.frame_path),
+        in_shadow=node.in_shadow,
+        position=_position(node, snapshot),
+        before=before,
+        after=after,
+    )
+
+
+def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
+    """Fingerprint ``node`` as it is in ``snapshot``, noting what told it apart from look-alikes there."""
+    fingerprint = raw_fingerprint(node, snapshot)
+    twins = [
+        raw_fingerprint(other, snapshot)
+        for other in snapshot.selector_map.values()
+        if other is not node and other.element_id != node.element_id
+    ]
+    twins = [other for other in twins if identity_conflict(fingerprint, other) is None]
+    if not twins:
+        return fingerprint
+    anchors = [
+        anchor
+        for side in ("before", "after")
+        if (anchor := _distinct_label(fingerprint, side, twins)) is not None
+    ]
+    return replace(fingerprint, anchors=tuple(anchors), twins=len(twins))
+
+
+def _side(fingerprint: Fingerprint, side: str) -> tuple[str, ...]:
+    return fingerprint.before if side == "before" else fingerprint.after
+
+
+def _distinct_label(
+    fingerprint: Fingerprint, side: str, twins: list[Fingerprint]
+) -> tuple[str, int, str] | None:
+    """The nearest label on one side that no twin shows on that side at about the same distance."""
+    for distance, label in enumerate(_side(fingerprint, side)[: _CONTEXT_SPAN - 1], start=1):
+        anchor = (side, distance, label)
+        if not any(_shows(twin, anchor) for twin in twins):
+            return anchor
+    return None
+
+
+def _shows(fingerprint: Fingerprint, anchor: tuple[str, int, str]) -> bool:
+    """Whether the label is on the given side within one step more than recorded (a banner may slip in)."""
+    side, distance, label = anchor
+    padded = f" {label} "
+    return any(padded in f" {other} " for other in _side(fingerprint, side)[: distance + 1])
+
+
+def _strong_match(recorded: Fingerprint, candidate: Fingerprint) -> bool:
+    return any(
+        value is not None and value == candidate.attribute(key)
+        for key in _STRONG_KEYS
+        if key != "href" and (value := recorded.attribute(key)) is not None
+    )
+
+
+def page_labels(snapshot: DomSnapshot) -> tuple[str, ...]:
+    """Every text and element label on the page, normalised, for ``identity_conflict``'s anchor check."""
+    return tuple(label for item in snapshot.items if (label := _item_label(item)))
+
+
+def identity_conflict(
+    recorded: Fingerprint, candidate: Fingerprint, labels: tuple[str, ...] = ()
+) -> str | None:
+    """Why ``candidate`` cannot be the recorded element, or None when nothing rules it out.
+
+    Args:
+        recorded: The fingerprint being looked for.
+        candidate: The raw fingerprint of an element on the current page.
+        labels: The current page's labels (``page_labels``); needed only when ``recorded`` has anchors.
+    """
+    if recorded.family != candidate.family:
+        return f"another kind of element (<{candidate.tag}>)"
+    if recorded.role and candidate.role and recorded.role != candidate.role:
+        return f"another role ({candidate.role})"
+    for key in _STRONG_KEYS:
+        mine, theirs = recorded.attribute(key), candidate.attribute(key)
+        if mine is not None and theirs is not None and mine != theirs:
+            return f"another {key} ({theirs!r})"
+    mine_type, their_type = recorded.attribute("type"), candidate.attribute("type")
+    if mine_type and their_type and mine_type.lower() != their_type.lower():
+        return f"another type ({their_type!r})"
+    strong = _strong_match(recorded, candidate)
+    if recorded.name != candidate.name and not strong:
+        return f"another name ({candidate.name!r})"
+    if recorded.frame_path != candidate.frame_path and not strong:
+        return "another frame"
+    if strong or not recorded.anchors:
+        return None
+    return _anchor_conflict(recorded.anchors, candidate, labels)
+
+
+def _anchor_conflict(
+    anchors: tuple[tuple[str, int, str], ...], candidate: Fingerprint, labels: tuple[str, ...]
+) -> str | None:
+    """The twin test: the candidate must sit next to at least one recorded anchor, and every anchor it
+    lacks must still be somewhere on the page (its neighbours moved away). An anchor that vanished from
+    the page suggests the element's own card or row went with it, and a twin now borders what is left.
+    """
+    missing = [anchor for anchor in anchors if not _shows(candidate, anchor)]
+    if len(missing) == len(anchors):
+        return f"not next to {missing[0][2]!r}"
+    for _, _, label in missing:
+        padded = f" {label} "
+        if not any(padded in f" {other} " for other in labels):
+            return f"{label!r} is gone from the page"
+    return None
+
+
+# Re-exported so callers find the whole API in one place; imported last because matching needs the above.
+from browser_agent.dom.matching import LocateResult, locate  # noqa: E402

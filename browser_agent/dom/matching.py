@@ -1,0 +1,162 @@
+"""Re-locate a fingerprinted element in a fresh snapshot, or say clearly why not.
+
+Every element is first passed through the hard gate (``identity_conflict``): another tag family, name,
+stable id, frame or missing distinguishing context rules it out whatever else matches. Survivors are
+scored on weighted signals; the best is returned only when it is above ``threshold`` and ahead of the
+runner-up by ``margin``. A wrong element is a bug, an abstention is not: when in doubt, abstain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from browser_agent.dom.fingerprint import Fingerprint, identity_conflict, page_labels, raw_fingerprint
+from browser_agent.dom.models import DomSnapshot, ElementNode
+
+__all__ = ["DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "LocateResult", "locate", "similarity"]
+
+DEFAULT_THRESHOLD = 0.6
+DEFAULT_MARGIN = 0.08
+_TOP = 3
+# Weights of each signal; signals the recorded element lacked are left out of the denominator.
+_WEIGHTS = {
+    "name": 0.22,
+    "text": 0.08,
+    "role": 0.04,
+    "attributes": 0.2,
+    "classes": 0.06,
+    "ancestors": 0.1,
+    "context": 0.16,
+    "sibling": 0.04,
+    "position": 0.1,
+}
+
+Status = Literal["found", "not_found", "ambiguous"]
+
+
+@dataclass(frozen=True, slots=True)
+class LocateResult:
+    """The outcome of ``locate``: the element when it is clearly the best, else why none was chosen."""
+
+    node: ElementNode | None
+    score: float
+    status: Status
+    reason: str
+    candidates: tuple[tuple[int, float], ...] = ()
+
+
+def locate(
+    fingerprint: Fingerprint,
+    snapshot: DomSnapshot,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    margin: float = DEFAULT_MARGIN,
+) -> LocateResult:
+    """Find the element ``fingerprint`` was taken from in ``snapshot``, abstaining when unsure.
+
+    Args:
+        fingerprint: The recorded element.
+        snapshot: The page as it is now.
+        threshold: The lowest score (0-1) accepted for the best candidate.
+        margin: How far the best must lead the runner-up; closer than this is ``ambiguous``.
+    """
+    scored: list[tuple[float, ElementNode]] = []
+    rejected: list[str] = []
+    labels = page_labels(snapshot) if fingerprint.anchors else ()
+    for node in snapshot.selector_map.values():
+        candidate = raw_fingerprint(node, snapshot)
+        conflict = identity_conflict(fingerprint, candidate, labels)
+        if conflict is None:
+            scored.append((round(similarity(fingerprint, candidate), 4), node))
+        elif fingerprint.family == candidate.family and len(rejected) < _TOP:
+            rejected.append(f"[{node.index}] {conflict}")
+    scored.sort(key=lambda pair: (-pair[0], pair[1].index))
+    top = tuple((node.index, score) for score, node in scored[:_TOP])
+    target = fingerprint.describe()
+    if not scored:
+        seen = f"; look-alikes ruled out: {', '.join(rejected)}" if rejected else ""
+        return LocateResult(None, 0.0, "not_found", f"not found: no element can be {target}{seen}", top)
+    best_score, best = scored[0]
+    if best_score < threshold:
+        reason = f"not found: best candidate {_label(best, best_score)} is below {threshold:.2f}"
+        return LocateResult(None, best_score, "not_found", reason, top)
+    close = [(score, node) for score, node in scored if best_score - score < margin]
+    if len(close) > 1:
+        listed = ", ".join(_label(node, score) for score, node in close[:_TOP])
+        reason = f"ambiguous: {len(close)} candidates within {margin:.2f} for {target} — {listed}"
+        return LocateResult(None, best_score, "ambiguous", reason, top)
+    return LocateResult(best, best_score, "found", f"found {_label(best, best_score)}", top)
+
+
+def _label(node: ElementNode, score: float) -> str:
+    name = node.name or node.text
+    return f"[{node.index}] <{node.tag}> {name[:40]!r} {score:.2f}"
+
+
+def similarity(recorded: Fingerprint, candidate: Fingerprint) -> float:
+    """A 0-1 score of how well ``candidate`` matches ``recorded``, over the signals ``recorded`` has."""
+    parts: dict[str, float | None] = {
+        "name": _equal(recorded.name, candidate.name) if recorded.name else None,
+        "text": _equal(recorded.text, candidate.text) if recorded.text else None,
+        "role": _equal(recorded.role or "", candidate.role or "") if recorded.role else None,
+        "attributes": _attribute_score(recorded, candidate),
+        "classes": _jaccard(recorded.classes, candidate.classes) if recorded.classes else None,
+        "ancestors": _sequence_score(recorded.ancestors, candidate.ancestors) if recorded.ancestors else None,
+        "context": _context_score(recorded, candidate),
+        "sibling": 1.0 if recorded.sibling_index == candidate.sibling_index else 0.0,
+        "position": _position_score(recorded.position, candidate.position),
+    }
+    total = weight = 0.0
+    for key, value in parts.items():
+        if value is not None:
+            total += _WEIGHTS[key] * value
+            weight += _WEIGHTS[key]
+    return total / weight if weight else 0.0
+
+
+def _equal(a: str, b: str) -> float:
+    return 1.0 if a == b else 0.0
+
+
+def _jaccard(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+    union = set(a) | set(b)
+    return len(set(a) & set(b)) / len(union) if union else 1.0
+
+
+def _attribute_score(recorded: Fingerprint, candidate: Fingerprint) -> float | None:
+    if not recorded.attributes:
+        return None
+    theirs = dict(candidate.attributes)
+    hits = sum(1 for key, value in recorded.attributes if theirs.get(key) == value)
+    return hits / len(recorded.attributes)
+
+
+def _sequence_score(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+    """Longest common subsequence ratio: a wrapper inserted in the chain costs little, a new home a lot."""
+    if not a and not b:
+        return 1.0
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            table[i + 1][j + 1] = table[i][j] + 1 if x == y else max(table[i][j + 1], table[i + 1][j])
+    return 2 * table[len(a)][len(b)] / (len(a) + len(b))
+
+
+def _context_score(recorded: Fingerprint, candidate: Fingerprint) -> float | None:
+    """Share of the recorded neighbouring labels found near the candidate, nearer ones weighing more."""
+    if not recorded.before and not recorded.after:
+        return None
+    total = got = 0.0
+    for mine, theirs in ((recorded.before, candidate.before), (recorded.after, candidate.after)):
+        for distance, label in enumerate(mine):
+            weight = 1.0 / (distance + 1)
+            total += weight
+            if label in theirs:
+                got += weight
+    return got / total if total else None
+
+
+def _position_score(a: tuple[float, float], b: tuple[float, float]) -> float:
+    distance = abs(a[0] - b[0]) + abs(a[1] - b[1])
+    return max(0.0, 1.0 - 2.0 * distance)

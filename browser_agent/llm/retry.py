@@ -1,0 +1,158 @@
+"""Retries of transient provider failures, and the one place provider exceptions become ``ModelError``.
+
+Provider packages are never imported here: an exception is classified by the HTTP status it carries
+(``status_code``, ``status``, ``http_status`` or ``response.status_code``) and by the names of its
+classes, which are stable across the OpenAI, Anthropic, Google, Ollama and httpx clients.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from tenacity import (
+    AsyncRetrying,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_exponential,
+    wait_random,
+)
+
+from browser_agent.errors import ModelError
+
+__all__ = ["RetryPolicy", "call_with_retry", "is_transient", "status_of", "to_model_error"]
+
+T = TypeVar("T")
+
+_TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
+_TRANSIENT_NAMES = frozenset(
+    {
+        "RateLimitError",
+        "APITimeoutError",
+        "APIConnectionError",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "OverloadedError",
+        "TimeoutException",  # httpx: ConnectTimeout, ReadTimeout, ... derive from it
+        "NetworkError",  # httpx: ConnectError, ReadError, ...
+        "RemoteProtocolError",
+        "TimeoutError",  # builtin, and asyncio.TimeoutError since 3.11
+        "ConnectionError",  # builtin: resets, refused connections
+        "ResourceExhausted",  # google.api_core: 429
+        "ServiceUnavailable",
+        "DeadlineExceeded",
+    }
+)
+# How many links of the __cause__/__context__ chain to follow: SDKs wrap httpx errors once or twice.
+_CHAIN_DEPTH = 4
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How often and how patiently a transient provider failure is retried.
+
+    Attributes:
+        attempts: Total calls, the first included (1 disables retrying).
+        initial_wait_s: Wait before the first retry; it doubles on each retry.
+        max_wait_s: Cap on any single wait, before jitter.
+        jitter_s: Random extra wait up to this, so parallel agents do not retry in lockstep.
+    """
+
+    attempts: int = 4
+    initial_wait_s: float = 1.0
+    max_wait_s: float = 30.0
+    jitter_s: float = 1.0
+
+
+def status_of(exc: BaseException) -> int | None:
+    """The HTTP status an exception carries, if any."""
+    for name in ("status_code", "status", "http_status"):
+        value = getattr(exc, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    response = getattr(exc, "response", None)
+    value = getattr(response, "status_code", None)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    chain = [exc]
+    while len(chain) < _CHAIN_DEPTH:
+        nxt = chain[-1].__cause__ or chain[-1].__context__
+        if nxt is None or nxt in chain:
+            break
+        chain.append(nxt)
+    return chain
+
+
+def _is_transient_one(exc: BaseException) -> bool:
+    status = status_of(exc)
+    if status is not None:
+        return status in _TRANSIENT_STATUS or status >= 500
+    if any(cls.__name__ in _TRANSIENT_NAMES for cls in type(exc).__mro__):
+        return True
+    # Some SDKs raise a bare APIError for Anthropic's "overloaded_error" without a status attribute.
+    return "overloaded" in str(exc).lower()
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a provider exception is worth retrying (rate limit, timeout, connection, 5xx, overloaded)."""
+    if isinstance(exc, AssertionError):
+        return False
+    return any(_is_transient_one(link) for link in _chain(exc))
+
+
+def to_model_error(exc: BaseException, *, what: str, attempts: int = 1) -> ModelError:
+    """Describe a provider failure as a ``ModelError`` that says what to do next.
+
+    The caller raises it ``from exc`` so the provider's exception stays visible as ``__cause__``.
+    """
+    detail = f"{type(exc).__name__}: {exc}"
+    status = status_of(exc)
+    if is_transient(exc):
+        advice = "The provider is busy or unreachable; try again later or lower the request rate."
+        return ModelError(f"{what} still failed after {attempts} attempt(s) ({detail}). {advice}")
+    if status in (401, 403):
+        advice = "Check the API key and that it may use this model."
+    elif status == 404:
+        advice = "Check the model name and the provider's base URL."
+    elif status in (400, 413, 422):
+        advice = "The provider rejected the request; check the model's options and the prompt size."
+    else:
+        advice = "Check the API key, the model name and the provider's status page."
+    return ModelError(f"{what} failed ({detail}). {advice}")
+
+
+async def call_with_retry(
+    call: Callable[[], Awaitable[T]], policy: RetryPolicy | None = None, *, what: str = "The model call"
+) -> T:
+    """Await ``call()``, retrying transient provider failures with exponential backoff and jitter.
+
+    Raises:
+        ModelError: the last attempt failed, or the failure was not transient (the provider's
+            exception is its ``__cause__``).
+        AssertionError: passed through unchanged: it is a failing test (for example a
+            ``ScriptedChatModel`` whose script ran out), never a provider's answer.
+    """
+    policy = policy or RetryPolicy()
+    retrying = AsyncRetrying(
+        stop=stop_after_attempt(max(1, policy.attempts)),
+        wait=wait_exponential(multiplier=policy.initial_wait_s, max=policy.max_wait_s)
+        + wait_random(0, policy.jitter_s),
+        retry=retry_if_exception(is_transient),
+        reraise=True,
+    )
+    attempt_number = 0
+    try:
+        async for attempt in retrying:
+            attempt_number = attempt.retry_state.attempt_number
+            with attempt:
+                return await call()
+    except (AssertionError, ModelError):
+        raise
+    except Exception as exc:
+        raise to_model_error(exc, what=what, attempts=attempt_number) from exc
+    raise AssertionError("tenacity ended without a result or an exception")  # unreachable

@@ -1,0 +1,273 @@
+"""Ask a chat model for a pydantic output model: by tool calling, JSON mode, or raw JSON text.
+
+The one place that calls the chat model. Replies that do not validate go back to the model with the
+validation message (a correctable error, never a guessed fix); provider failures go through
+``call_with_retry``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar, cast
+
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import Runnable
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import BaseModel, ValidationError
+
+from browser_agent.errors import ModelError, ModelOutputError, UserError
+from browser_agent.llm.json_repair import JSONExtractionError, extract_json
+from browser_agent.llm.retry import RetryPolicy, call_with_retry, is_transient, status_of
+from browser_agent.llm.usage import TokenUsage, usage_of
+
+__all__ = [
+    "Method",
+    "StructuredReply",
+    "ask_structured",
+    "compact_schema",
+    "describe_validation_error",
+    "message_text",
+    "schema_instruction",
+]
+
+T = TypeVar("T", bound=BaseModel)
+Method = Literal["auto", "function_calling", "json_mode", "raw"]
+_Mode = Literal["function_calling", "json_mode", "raw"]
+_MAX_ERRORS_SHOWN = 6
+# No status (a client-side TypeError for an unknown option) or a 400/422 from the provider.
+_REFUSAL_STATUS = frozenset({None, 400, 422})
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredReply(Generic[T]):
+    """A validated reply and what it cost.
+
+    Attributes:
+        parsed: The output model, validated.
+        raw: The reply as received: its text, or the tool-call arguments as JSON.
+        usage: Tokens summed over every call made, corrections included.
+        attempts: Calls made (1 when the first reply validated).
+    """
+
+    parsed: T
+    raw: str
+    usage: TokenUsage
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What one reply said: the validated model, or the error to send back."""
+
+    raw: str
+    parsed: BaseModel | None = None
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How to ask: the runnable, its mode, the forced tool's name, whether a refusal may go raw."""
+
+    runnable: Runnable[LanguageModelInput, Any]
+    mode: _Mode
+    tool_name: str | None = None
+    may_fall_back: bool = False
+
+
+async def ask_structured(
+    llm: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    output_model: type[T],
+    *,
+    method: Method = "auto",
+    max_corrections: int = 2,
+    retry: RetryPolicy | None = None,
+) -> StructuredReply[T]:
+    """Ask ``llm`` for an ``output_model``, sending invalid replies back up to ``max_corrections`` times.
+
+    Args:
+        method: ``function_calling`` binds the model's JSON schema as a forced tool;
+            ``json_mode`` binds ``response_format={"type": "json_object"}`` (falling back to raw
+            when the provider refuses it); ``raw`` describes the schema in the prompt and parses
+            the text tolerantly; ``auto`` uses tool calling when the model has it, else raw
+            (also when the provider refuses the tool on the first call with a non-transient error).
+        retry: Backoff for transient provider errors (``RetryPolicy()`` when None).
+
+    Raises:
+        ModelOutputError: the reply still did not validate after the corrections (``raw`` holds it).
+        ModelError: the provider failed (after retries when the failure was transient).
+        UserError: ``function_calling`` was asked of a model without tool calling.
+    """
+    policy = retry or RetryPolicy()
+    plan = _prepare(llm, output_model, method)
+    conversation = _opening(messages, plan, output_model)
+    usage, reading = TokenUsage(), _Reading(raw="")
+    for attempt in range(1, max_corrections + 2):
+        try:
+            ai = await _call(plan.runnable, conversation, policy)
+        except ModelError as exc:
+            if attempt > 1 or not plan.may_fall_back or not _is_refusal(exc):
+                raise
+            # The provider refused tools or response_format for this model (Ollama answers 400
+            # "does not support tools"); describing the schema in the prompt works with any model.
+            plan = _Plan(llm, "raw")
+            conversation = _opening(messages, plan, output_model)
+            ai = await _call(plan.runnable, conversation, policy)
+        usage += usage_of(ai)
+        reading = _read(ai, output_model, plan.tool_name)
+        if reading.parsed is not None:
+            return StructuredReply(cast(T, reading.parsed), reading.raw, usage, attempt)
+        conversation += _correction(ai, reading.error, plan.tool_name)
+    raise ModelOutputError(
+        f"The model's reply did not match {output_model.__name__} after {max_corrections} correction(s). "
+        f"Last problem: {reading.error} Try a stronger model or another tool_calling_method.",
+        raw=reading.raw,
+    )
+
+
+def compact_schema(output_model: type[BaseModel]) -> str:
+    """The model's JSON schema, minified and without ``title`` noise (prompt tokens matter)."""
+    return json.dumps(_without_titles(output_model.model_json_schema()), separators=(",", ":"))
+
+
+def schema_instruction(output_model: type[BaseModel]) -> str:
+    """The instruction appended in raw and JSON mode: reply with JSON matching this schema."""
+    return (
+        "Reply with a single JSON object only, no prose and no code fences, matching this JSON schema:\n"
+        + compact_schema(output_model)
+    )
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """Pydantic's errors, short, one line per bad field, for the model to correct."""
+    errors = exc.errors(include_url=False)
+    lines = []
+    for error in errors[:_MAX_ERRORS_SHOWN]:
+        where = ".".join(str(part) for part in error["loc"]) or "(whole object)"
+        line = f"- {where}: {error['msg']}"
+        if error["type"] != "missing":
+            line += f" (got {_short(error.get('input'))})"
+        lines.append(line)
+    if len(errors) > _MAX_ERRORS_SHOWN:
+        lines.append(f"- and {len(errors) - _MAX_ERRORS_SHOWN} more")
+    return "The reply did not validate:\n" + "\n".join(lines)
+
+
+def message_text(message: BaseMessage) -> str:
+    """The text of a message, joining the text parts of a multi-part content."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content)
+
+
+def _prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method) -> _Plan:
+    """Bind the tool or the JSON response format that ``method`` asks for, where the model has it."""
+    if method in ("auto", "function_calling"):
+        tool = convert_to_openai_tool(output_model)
+        name: str = tool["function"]["name"]
+        try:
+            bound = llm.bind_tools([tool], tool_choice=name)
+        except NotImplementedError as exc:
+            if method == "function_calling":
+                raise UserError(
+                    f"{type(llm).__name__} has no tool calling (bind_tools is not implemented); "
+                    "use tool_calling_method='auto' or 'raw'."
+                ) from exc
+            return _Plan(llm, "raw")
+        return _Plan(bound, "function_calling", name, may_fall_back=method == "auto")
+    if method == "json_mode":
+        return _Plan(llm.bind(response_format={"type": "json_object"}), "json_mode", may_fall_back=True)
+    return _Plan(llm, "raw")
+
+
+def _is_refusal(exc: ModelError) -> bool:
+    """Whether a failure looks like "this model does not take that option", not auth or outage."""
+    cause = exc.__cause__ or exc
+    return not is_transient(cause) and status_of(cause) in _REFUSAL_STATUS
+
+
+def _opening(
+    messages: Sequence[BaseMessage], plan: _Plan, output_model: type[BaseModel]
+) -> list[BaseMessage]:
+    """The first request: the caller's messages, plus the schema in text unless a tool carries it."""
+    if plan.mode == "function_calling":
+        return list(messages)
+    return [*messages, HumanMessage(content=schema_instruction(output_model))]
+
+
+async def _call(
+    runnable: Runnable[LanguageModelInput, Any], conversation: list[BaseMessage], policy: RetryPolicy
+) -> AIMessage:
+    sent = list(conversation)
+    result = await call_with_retry(lambda: runnable.ainvoke(sent), policy, what="The chat model call")
+    if not isinstance(result, AIMessage):
+        raise ModelError(
+            f"The chat model returned a {type(result).__name__}, not an AIMessage; "
+            "pass a chat model (BaseChatModel), not a chain with an output parser."
+        )
+    return result
+
+
+def _read(ai: AIMessage, output_model: type[BaseModel], tool_name: str | None) -> _Reading:
+    """Validate a reply: tool-call arguments first, else its text parsed tolerantly."""
+    if ai.tool_calls:
+        call = next((c for c in ai.tool_calls if c["name"] == tool_name), ai.tool_calls[0])
+        return _validate(call["args"], json.dumps(call["args"]), output_model)
+    if ai.invalid_tool_calls:
+        raw = ai.invalid_tool_calls[0].get("args") or ""
+        hint = f"The arguments of your `{tool_name}` call were not valid JSON."
+    else:
+        raw = message_text(ai)
+        hint = f"You answered with text; call the tool `{tool_name}` instead." if tool_name else ""
+    try:
+        data = extract_json(raw)
+    except JSONExtractionError as exc:
+        return _Reading(raw=raw, error=f"{hint} {exc}".strip())
+    return _validate(data, raw, output_model)
+
+
+def _validate(data: Any, raw: str, output_model: type[BaseModel]) -> _Reading:
+    try:
+        return _Reading(raw=raw, parsed=output_model.model_validate(data))
+    except ValidationError as exc:
+        return _Reading(raw=raw, error=describe_validation_error(exc))
+
+
+def _correction(ai: AIMessage, error: str, tool_name: str | None) -> list[BaseMessage]:
+    """The invalid reply, an answer to each of its tool calls (providers require one), and the error."""
+    ids = [c["id"] for c in ai.tool_calls if c.get("id")]
+    ids += [c["id"] for c in ai.invalid_tool_calls if c.get("id")]
+    answers: list[BaseMessage] = [
+        ToolMessage(content="Rejected: the arguments did not validate (see next message).", tool_call_id=i)
+        for i in ids
+        if i is not None
+    ]
+    ask = (
+        f"Call the tool `{tool_name}` again with the complete, corrected arguments."
+        if tool_name
+        else "Reply again with the complete, corrected JSON object only."
+    )
+    return [ai, *answers, HumanMessage(content=f"Your last reply was invalid. {error}\n{ask}")]
+
+
+def _without_titles(node: Any) -> Any:
+    """Drop schema noise a model does not need: titles, and the ``type`` next to a ``const``."""
+    if isinstance(node, dict):
+        # Only string values are metadata: a property named "title" or "type" maps to a dict.
+        return {
+            k: _without_titles(v)
+            for k, v in node.items()
+            if not (isinstance(v, str) and (k == "title" or (k == "type" and "const" in node)))
+        }
+    if isinstance(node, list):
+        return [_without_titles(v) for v in node]
+    return node
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

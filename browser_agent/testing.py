@@ -1,0 +1,243 @@
+"""A scripted chat model for tests: no network, no API key, every call recorded.
+
+``ScriptedChatModel`` is a real langchain-core ``BaseChatModel``, so it goes wherever a provider's
+model goes (``Agent(llm=...)``, ``bind_tools``, ``with_structured_output``). It imports langchain-core
+only, so users can test their own actions with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import Field, PrivateAttr
+
+__all__ = ["Reply", "ScriptExhaustedError", "ScriptedCall", "ScriptedChatModel"]
+
+Reply = dict[str, Any] | str | AIMessage | BaseException
+"""What a script entry or a policy gives: tool arguments, text, a whole message, or an error to raise."""
+
+_GENERIC_CHOICES = frozenset({"auto", "any", "required", "none"})
+
+
+class ScriptExhaustedError(AssertionError):
+    """The model was called more often than its script has replies.
+
+    An ``AssertionError`` on purpose: it is a failing test, and the retry layer lets it through
+    instead of reporting it as a provider failure.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptedCall:
+    """One call the model received: the messages, and the tools bound (OpenAI tool format)."""
+
+    messages: list[BaseMessage]
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    tool_choice: Any = None
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def tool_names(self) -> list[str]:
+        """Names of the bound tools, in binding order."""
+        return [t["function"]["name"] for t in self.tools]
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model that answers from a list of replies or from a policy function.
+
+    A reply is one of:
+
+    * a ``dict``: tool-call arguments. With one tool bound it becomes a call to that tool; with
+      several, ``{"name": tool, "args": {...}}`` picks one (or ``tool_choice`` names it). With no
+      tool bound, the dict is sent as JSON text (the raw-JSON mode of models without tool calling).
+    * a ``str``: the text content of the reply.
+    * an ``AIMessage``: returned as it is.
+    * an exception instance: raised, e.g. to simulate a rate limit.
+
+    Each reply carries ``usage_metadata`` of about one token per four characters, so token
+    accounting can be tested. Every call is kept in ``calls``; a call beyond the end of the
+    script raises ``ScriptExhaustedError``.
+
+    Example:
+        ```python
+        from pydantic import BaseModel
+        from browser_agent.testing import ScriptedChatModel
+
+        class Answer(BaseModel):
+            city: str
+
+        model = ScriptedChatModel(replies=[{"city": "Paris"}, "plain text"])
+        assert model.with_structured_output(Answer).invoke("Capital of France?") == Answer(city="Paris")
+        assert model.invoke("hello").content == "plain text"
+        assert model.calls[0].tool_names == ["Answer"]
+
+        echo = ScriptedChatModel(policy=lambda messages: f"you said {messages[-1].content}")
+        ```
+
+    Attributes:
+        replies: The script, answered in order.
+        policy: Instead of a script, ``policy(messages) -> reply`` decides each reply.
+        supports_tools: When False, ``bind_tools`` raises ``NotImplementedError`` like a model
+            without tool calling.
+    """
+
+    replies: list[Any] = Field(default_factory=list)
+    policy: Callable[[list[BaseMessage]], Any] | None = None
+    supports_tools: bool = True
+
+    _calls: list[ScriptedCall] = PrivateAttr(default_factory=list)
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Reject a model given both a script and a policy: only one of them can answer."""
+        super().model_post_init(context)
+        if self.policy is not None and self.replies:
+            raise ValueError("ScriptedChatModel takes either replies=[...] or policy=fn, not both.")
+
+    @property
+    def calls(self) -> list[ScriptedCall]:
+        """Every call received so far, oldest first."""
+        return self._calls
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-chat-model"
+
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+        *,
+        tool_choice: Any = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        """Return a copy of this model with ``tools`` bound; calls through it record the tools.
+
+        Raises:
+            NotImplementedError: ``supports_tools`` is False.
+        """
+        if not self.supports_tools:
+            raise NotImplementedError("This ScriptedChatModel was built with supports_tools=False.")
+        formatted = [convert_to_openai_tool(tool) for tool in tools]
+        return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return self._answer(messages, kwargs)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return self._answer(messages, kwargs)
+
+    def _answer(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> ChatResult:
+        tools: list[dict[str, Any]] = list(kwargs.pop("tools", None) or [])
+        tool_choice = kwargs.pop("tool_choice", None)
+        kwargs.pop("ls_structured_output_format", None)
+        self._calls.append(ScriptedCall(list(messages), tools, tool_choice, kwargs))
+        reply = self._next_reply(messages)
+        if isinstance(reply, BaseException):
+            raise reply
+        message = self._to_message(reply, tools, tool_choice)
+        if isinstance(reply, AIMessage):
+            return ChatResult(generations=[ChatGeneration(message=message)])
+        # Real providers count the tool schemas as prompt tokens too.
+        usage_in = _approx_tokens(_messages_chars(messages) + (len(json.dumps(tools)) if tools else 0))
+        usage_out = _approx_tokens(_messages_chars([message]))
+        message.usage_metadata = {
+            "input_tokens": usage_in,
+            "output_tokens": usage_out,
+            "total_tokens": usage_in + usage_out,
+        }
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _next_reply(self, messages: list[BaseMessage]) -> Any:
+        if self.policy is not None:
+            return self.policy(list(messages))
+        index = len(self._calls) - 1
+        if index >= len(self.replies):
+            last = _message_text(messages[-1])[:200] if messages else ""
+            raise ScriptExhaustedError(
+                f"ScriptedChatModel ran out of replies: its script had {len(self.replies)} and this is "
+                f"call {index + 1}. Add replies to the script (or use a policy). Last message: {last!r}"
+            )
+        return self.replies[index]
+
+    def _to_message(self, reply: Any, tools: list[dict[str, Any]], tool_choice: Any) -> AIMessage:
+        if isinstance(reply, AIMessage):
+            return reply
+        if isinstance(reply, str):
+            return AIMessage(content=reply)
+        if isinstance(reply, dict):
+            if not tools:
+                return AIMessage(content=json.dumps(reply))
+            name, args = _pick_tool(reply, [t["function"]["name"] for t in tools], tool_choice)
+            call_id = f"call_{len(self._calls)}"
+            return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
+        raise TypeError(
+            f"ScriptedChatModel cannot answer with a {type(reply).__name__} ({reply!r}); "
+            "give a dict, a str, an AIMessage or an exception instance."
+        )
+
+
+def _pick_tool(reply: dict[str, Any], names: list[str], tool_choice: Any) -> tuple[str, dict[str, Any]]:
+    """Which bound tool a dict reply calls, and with which arguments."""
+    if set(reply) == {"name", "args"} and reply["name"] in names and isinstance(reply["args"], dict):
+        return reply["name"], reply["args"]
+    chosen = _chosen_name(tool_choice)
+    if chosen in names:
+        return chosen, reply
+    if len(names) == 1:
+        return names[0], reply
+    raise ValueError(
+        f"ScriptedChatModel has several tools bound ({', '.join(names)}) and the reply {reply!r} does "
+        'not pick one; reply with {"name": <tool>, "args": {...}}.'
+    )
+
+
+def _chosen_name(tool_choice: Any) -> str | None:
+    if isinstance(tool_choice, str) and tool_choice not in _GENERIC_CHOICES:
+        return tool_choice
+    if isinstance(tool_choice, dict):
+        function = tool_choice.get("function")
+        name = function.get("name") if isinstance(function, dict) else tool_choice.get("name")
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _message_text(message: BaseMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts = [p if isinstance(p, str) else str(p.get("text", "")) for p in content]
+    return "".join(parts)
+
+
+def _messages_chars(messages: Sequence[BaseMessage]) -> int:
+    total = 0
+    for message in messages:
+        total += len(_message_text(message))
+        if isinstance(message, AIMessage) and message.tool_calls:
+            total += len(json.dumps([c["args"] for c in message.tool_calls]))
+    return total
+
+
+def _approx_tokens(chars: int) -> int:
+    return (chars + 3) // 4

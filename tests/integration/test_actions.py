@@ -1,0 +1,244 @@
+"""Each built-in action against real Chromium and local pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser
+
+from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.controller import ActionResult, Controller, ControllerSettings
+from browser_agent.testing import ScriptedChatModel
+from tests.support.server import LocalServer
+
+pytestmark = pytest.mark.integration
+
+
+async def index_of(session: BrowserSession, text: str) -> int:
+    """The index of the first element whose name, text or attributes contain ``text`` (fresh state)."""
+    state = await session.state()
+    assert state.snapshot is not None
+    for node in state.snapshot.selector_map.values():
+        if text in " ".join([node.name, node.text, *node.attributes.values()]):
+            return node.index
+    found = [(n.index, n.tag, n.name) for n in state.snapshot.selector_map.values()]
+    raise AssertionError(f"no element shows {text!r}; elements: {found}")
+
+
+async def run1(session: BrowserSession, action: dict[str, object], **kwargs: object) -> ActionResult:
+    results = await Controller().run([action], session, **kwargs)  # type: ignore[arg-type]
+    assert len(results) == 1
+    return results[0]
+
+
+async def text_of(session: BrowserSession, selector: str) -> str:
+    return await session.page.locator(selector).inner_text()
+
+
+@pytest.fixture
+async def form(session: BrowserSession, server: LocalServer) -> BrowserSession:
+    await session.navigate(server.url("controller/form.html"))
+    return session
+
+
+async def test_go_to_url_go_back_and_a_refused_domain(
+    browser: Browser, server: LocalServer, other_server: LocalServer
+) -> None:
+    config = BrowserConfig(allowed_domains=(f"127.0.0.1:{server.port}",))
+    async with BrowserSession(config, browser=browser) as session:
+        result = await run1(session, {"action": "go_to_url", "url": server.url("controller/form.html")})
+        assert result.error is None and session.page.url.endswith("form.html")
+        await run1(session, {"action": "go_to_url", "url": server.url("controller/target.html")})
+        back = await run1(session, {"action": "go_back"})
+        assert back.error is None and session.page.url.endswith("form.html")
+        refused = await run1(
+            session, {"action": "go_to_url", "url": other_server.url("controller/target.html")}
+        )
+        assert refused.error is not None and "outside the allowed domains" in refused.error
+        assert session.page.url.endswith("form.html")
+
+
+async def test_search_uses_the_configured_engine(session: BrowserSession, server: LocalServer) -> None:
+    controller = Controller(search_engine_url=server.url("controller/target.html?q={query}"))
+    [result] = await controller.run([{"action": "search", "query": "blue mugs & cups"}], session)
+    assert result.error is None
+    assert session.page.url.endswith("target.html?q=blue+mugs+%26+cups")
+
+
+async def test_wait_is_capped(session: BrowserSession) -> None:
+    controller = Controller()
+    controller.settings = ControllerSettings(max_wait_s=0.05)
+    [result] = await controller.run([{"action": "wait", "seconds": 60}], session)
+    assert result.extracted_content == "Waited 0.05 s (capped at 0.05 s)"
+
+
+async def test_click_counts_and_a_file_input_is_refused(form: BrowserSession) -> None:
+    result = await run1(form, {"action": "click_element", "index": await index_of(form, "Count")})
+    assert result.error is None and result.element is not None and result.element.tag == "button"
+    assert await text_of(form, "#counter") == "Clicked 1"
+    refused = await run1(form, {"action": "click_element", "index": await index_of(form, "file")})
+    assert refused.error is not None and "upload_file" in refused.error
+
+
+async def test_a_click_that_opens_a_tab_switches_to_it(form: BrowserSession) -> None:
+    first_tab = form.current_tab_id
+    result = await run1(form, {"action": "click_element", "index": await index_of(form, "new tab")})
+    assert result.error is None and result.new_tab is not None and result.new_tab != first_tab
+    assert form.current_tab_id == result.new_tab
+    assert form.page.url.endswith("target.html")
+    assert "new tab" in (result.extracted_content or "")
+
+
+async def test_input_reaches_a_controlled_input_and_contenteditable(form: BrowserSession) -> None:
+    name = await index_of(form, "Full name")
+    result = await run1(form, {"action": "input_text", "index": name, "text": "ada lovelace"})
+    assert result.error is None
+    assert await text_of(form, "#state") == "ADA LOVELACE"  # the page's handler saw the typed value
+    assert "ADA LOVELACE" in (result.extracted_content or "")  # and the model is told what the field shows
+    notes = await index_of(form, "Notes")
+    await run1(form, {"action": "input_text", "index": notes, "text": "new notes"})
+    assert await text_of(form, "#notes") == "new notes"
+    await run1(form, {"action": "input_text", "index": notes, "text": " and more", "clear": False})
+    assert await text_of(form, "#notes") == "new notes and more"
+
+
+async def test_hover_opens_a_hover_menu(form: BrowserSession) -> None:
+    assert not await form.page.locator("#profile-link").is_visible()
+    result = await run1(form, {"action": "hover", "index": await index_of(form, "Account")})
+    assert result.error is None
+    assert await form.page.locator("#profile-link").is_visible()
+
+
+async def test_send_keys_presses_keys(form: BrowserSession) -> None:
+    result = await run1(form, {"action": "send_keys", "keys": "Shift+A Escape"})
+    assert result.error is None
+    assert await text_of(form, "#lastkey") == "Escape"
+    bad = await run1(form, {"action": "send_keys", "keys": "NoSuchKey"})
+    assert bad.error is not None and "NoSuchKey" in bad.error
+
+
+async def test_upload_only_allowed_files(form: BrowserSession, tmp_path: Path) -> None:
+    allowed = tmp_path / "allowed" / "cv.txt"
+    allowed.parent.mkdir()
+    allowed.write_text("cv")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("nope")
+    index = await index_of(form, "file")
+    refused = await run1(
+        form, {"action": "upload_file", "index": index, "path": str(secret)}, allowed_files=[allowed.parent]
+    )
+    assert refused.error is not None and "not a file you may upload" in refused.error
+    assert await text_of(form, "#uploaded") == ""
+    ok = await run1(
+        form, {"action": "upload_file", "index": index, "path": str(allowed)}, allowed_files=[allowed.parent]
+    )
+    assert ok.error is None
+    assert await text_of(form, "#uploaded") == "cv.txt"
+
+
+async def test_native_select_options_and_choice(form: BrowserSession) -> None:
+    index = await index_of(form, "Size")
+    listed = await run1(form, {"action": "get_dropdown_options", "index": index})
+    assert listed.error is None
+    assert all(f"'{o}'" in (listed.extracted_content or "") for o in ("Small", "Medium", "Large"))
+    chosen = await run1(form, {"action": "select_dropdown_option", "index": index, "text": "large"})
+    assert chosen.error is None, chosen.error
+    assert await form.page.locator("#size").input_value() == "l"
+    missing = await run1(form, {"action": "select_dropdown_option", "index": index, "text": "Huge"})
+    assert missing.error is not None and "get_dropdown_options" in missing.error
+
+
+async def test_custom_listbox_options_and_choice(form: BrowserSession) -> None:
+    index = await index_of(form, "Choose a fruit")
+    listed = await run1(form, {"action": "get_dropdown_options", "index": index})
+    assert listed.error is None, listed.error
+    assert all(f"'{o}'" in (listed.extracted_content or "") for o in ("Apple", "Banana", "Cherry"))
+    await form.page.keyboard.press("Escape")
+    chosen = await run1(form, {"action": "select_dropdown_option", "index": index, "text": "Banana"})
+    assert chosen.error is None, chosen.error
+    assert await text_of(form, "#fruit") == "Banana"
+    assert await form.page.locator("#o-banana").get_attribute("aria-selected") == "true"
+
+
+async def test_tabs_open_switch_close(session: BrowserSession, server: LocalServer) -> None:
+    first = session.current_tab_id
+    opened = await run1(session, {"action": "open_tab", "url": server.url("controller/target.html")})
+    assert opened.new_tab is not None and session.current_tab_id == opened.new_tab
+    assert len(await session.tabs()) == 2
+    switched = await run1(session, {"action": "switch_tab", "tab_id": first})
+    assert switched.error is None and session.current_tab_id == first
+    closed = await run1(session, {"action": "close_tab", "tab_id": opened.new_tab})
+    assert closed.error is None and len(await session.tabs()) == 1
+    missing = await run1(session, {"action": "switch_tab", "tab_id": 99})
+    assert missing.error is not None and "There is no tab 99" in missing.error
+
+
+async def test_scroll_the_page_a_container_and_to_text(session: BrowserSession, server: LocalServer) -> None:
+    await session.navigate(server.url("controller/scroll.html"))
+    page = session.page
+    result = await run1(session, {"action": "scroll", "direction": "down", "pages": 1})
+    assert result.error is None and await page.evaluate("scrollY") > 500
+    await run1(session, {"action": "scroll", "direction": "up", "pages": 5})
+    assert await page.evaluate("scrollY") == 0
+    inner = await run1(session, {"action": "scroll", "index": await index_of(session, "Message 1")})
+    assert inner.error is None and "container" in (inner.extracted_content or "")
+    assert await page.evaluate("document.getElementById('panel').scrollTop") > 100
+    assert await page.evaluate("scrollY") == 0
+    found = await run1(session, {"action": "scroll_to_text", "text": "treasure is buried"})
+    assert found.error is None
+    assert await page.locator("#far").evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
+    missing = await run1(session, {"action": "scroll_to_text", "text": "no such words"})
+    assert missing.error is not None
+
+
+async def test_extract_content_as_text_and_through_the_extraction_llm(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/scroll.html"))
+    raw = await run1(session, {"action": "extract_content", "goal": "the price of the lamp"})
+    content = raw.extracted_content or ""
+    assert raw.include_in_memory and "# Top of the page" in content
+    assert "treasure is buried here" in content and "Lamp | 42 EUR" in content
+    llm = ScriptedChatModel(replies=["The lamp costs 42 EUR."])
+    answered = await run1(session, {"action": "extract_content", "goal": "lamp price"}, extraction_llm=llm)
+    assert answered.extracted_content == "Extracted for 'lamp price':\nThe lamp costs 42 EUR."
+    asked = str(llm.calls[0].messages[-1].content)
+    assert "Goal: lamp price" in asked and "Lamp | 42 EUR" in asked
+
+
+async def test_extract_content_never_sends_a_secret_to_the_extraction_llm(form: BrowserSession) -> None:
+    name = await index_of(form, "Full name")
+    secrets = {"user": "ADA KING"}
+    typed = await run1(
+        form, {"action": "input_text", "index": name, "text": "<secret>user</secret>"}, sensitive_data=secrets
+    )
+    assert typed.error is None and await text_of(form, "#state") == "ADA KING"
+    llm = ScriptedChatModel(replies=["The name is ADA KING."])
+    result = await run1(
+        form, {"action": "extract_content", "goal": "the name"}, extraction_llm=llm, sensitive_data=secrets
+    )
+    asked = str(llm.calls[0].messages[-1].content)
+    assert "ADA KING" not in asked and "<secret>user</secret>" in asked
+    assert result.extracted_content == "Extracted for 'the name':\nThe name is <secret>user</secret>."
+
+
+async def test_clicks_in_a_cross_origin_iframe_and_a_shadow_root(
+    session: BrowserSession, server: LocalServer, other_server: LocalServer
+) -> None:
+    child = other_server.url("controller/inner.html")
+    await session.navigate(server.url(f"controller/frames.html?child={child}"))
+    await session.page.frame_locator("#child").locator("#inner-btn").wait_for()
+    inner = await run1(session, {"action": "click_element", "index": await index_of(session, "Inner button")})
+    assert inner.error is None, inner.error
+    assert await session.page.frame_locator("#child").locator("#inner-btn").inner_text() == "Inner clicked"
+    shadow = await run1(
+        session, {"action": "click_element", "index": await index_of(session, "Shadow button")}
+    )
+    assert shadow.error is None, shadow.error
+    assert await text_of(session, "#shadow-clicks") == "1"
+
+
+async def test_done_ends_the_task(session: BrowserSession) -> None:
+    result = await run1(session, {"action": "done", "text": "All set", "success": False})
+    assert result.is_done and result.success is False and result.extracted_content == "All set"

@@ -1,0 +1,117 @@
+"""MessageBuilder: one state message, compact memos, a budget that really trims, redaction."""
+
+from __future__ import annotations
+
+from browser_agent.agent.messages import MessageBuilder, estimate_tokens
+from browser_agent.browser.state import BrowserState, TabInfo
+
+SECRETS = {"pw": "hunter2-very-secret"}
+
+
+def _state(text_size: int = 100) -> BrowserState:
+    return BrowserState(
+        url="http://127.0.0.1:1/page",
+        title="Page",
+        tabs=(TabInfo(0, "http://127.0.0.1:1/page", "Page"),),
+        current_tab_id=0,
+        events=("a new tab 1 opened",),
+    )
+
+
+def _builder(budget: int = 32_000) -> MessageBuilder:
+    return MessageBuilder(
+        "log in with <secret>pw</secret>", max_actions=3, max_input_tokens=budget, sensitive_data=SECRETS
+    )
+
+
+def _output(n: int) -> dict:
+    return {
+        "current_state": {
+            "evaluation_previous_goal": "ok",
+            "memory": f"memory {n}",
+            "next_goal": f"goal {n}",
+        },
+        "action": [{"action": "click_element", "index": n}],
+    }
+
+
+def test_state_message_holds_url_tabs_events_results_and_memory() -> None:
+    builder = _builder()
+    builder.add_memo(1, _output(1), [{"action": "click_element", "extracted_content": "clicked"}])
+    text = builder.state_text(
+        _state(),
+        step=2,
+        max_steps=10,
+        plan="State: fine",
+        last_results=[{"action": "input_text", "error": "element 9 is not on the page"}],
+    )
+    for expected in (
+        "Step 2 of 10",
+        "Current URL: http://127.0.0.1:1/page",
+        "[0] Page",
+        "(current)",
+        "a new tab 1 opened",
+        "input_text failed: element 9 is not on the page",
+        "Your memory: memory 1",
+        "Plan from the planner:\nState: fine",
+    ):
+        assert expected in text
+
+
+def test_only_one_state_message_per_request_and_memos_are_compact() -> None:
+    builder = _builder()
+    for n in range(1, 4):
+        builder.add_memo(n, _output(n), [{"action": "click_element", "extracted_content": f"clicked {n}"}])
+    messages = builder.build(builder.state_text(_state(), step=4, max_steps=10, plan=None, last_results=[]))
+    assert [m.type for m in messages] == ["system", "human", "human", "human"]
+    assert "Step 1: goal: goal 1. actions: click_element(index=1). outcome: click_element: clicked 1" in str(
+        messages[2].content
+    )
+    assert sum("Current URL" in str(m.content) for m in messages) == 1
+
+
+def test_budget_drops_oldest_memos_first_and_keeps_task_and_memory() -> None:
+    builder = _builder(budget=1_000)
+    for n in range(1, 200):
+        builder.add_memo(n, _output(n), [{"action": "click_element", "extracted_content": "x" * 40}])
+    messages = builder.build(
+        builder.state_text(_state(), step=200, max_steps=300, plan=None, last_results=[])
+    )
+    assert estimate_tokens(messages) <= 1_000
+    text = "\n".join(str(m.content) for m in messages)
+    assert "Your task: log in" in text and "Your memory: memory 199" in text
+    assert "Step 199:" in text and "Step 1:" not in text
+    assert "oldest left out" in text
+
+
+def test_page_text_is_cut_when_memos_are_not_enough() -> None:
+    builder = _builder(budget=1_000)
+    huge = builder.state_text(_state(), step=1, max_steps=5, plan=None, last_results=[]) + "\n" + "y" * 20_000
+    messages = builder.build(huge)
+    assert estimate_tokens(messages) <= 1_000
+    assert "cut to fit the token budget" in str(messages[-1].content)
+
+
+def test_secret_values_never_reach_a_message() -> None:
+    builder = _builder()
+    builder.add_memo(
+        1, _output(1), [{"action": "input_text", "extracted_content": "typed hunter2-very-secret"}]
+    )
+    text = builder.state_text(
+        _state(),
+        step=2,
+        max_steps=5,
+        plan=None,
+        last_results=[{"action": "x", "extracted_content": "value=hunter2-very-secret"}],
+    )
+    messages = builder.build(text)
+    joined = "\n".join(str(m.content) for m in messages)
+    assert "hunter2-very-secret" not in joined
+    assert "<secret>pw</secret>" in joined
+
+
+def test_screenshot_goes_with_the_state_message() -> None:
+    builder = _builder()
+    messages = builder.build("state", screenshot_b64="QUJD")
+    parts = messages[-1].content
+    assert isinstance(parts, list) and parts[1]["image_url"]["url"].startswith("data:image/jpeg;base64,QUJD")

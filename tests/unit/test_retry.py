@@ -1,0 +1,150 @@
+"""Transient provider errors are retried with backoff; the rest become a ModelError at once."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import pytest
+
+from browser_agent.errors import ModelError
+from browser_agent.llm.retry import RetryPolicy, call_with_retry, is_transient
+
+FAST = RetryPolicy(attempts=3, initial_wait_s=0.001, max_wait_s=0.002, jitter_s=0.001)
+
+
+class RateLimitError(Exception):
+    """Named like the OpenAI/Anthropic SDK class, without importing them."""
+
+
+class StatusError(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(f"HTTP {status}")
+        self.status_code = status
+
+
+class _Response:
+    def __init__(self, status: int) -> None:
+        self.status_code = status
+
+
+class ResponseError(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__("failed")
+        self.response = _Response(status)
+
+
+class TimeoutException(Exception):
+    """Named like httpx's base timeout class."""
+
+
+class ReadTimeout(TimeoutException):
+    pass
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        RateLimitError("429"),
+        StatusError(429),
+        StatusError(503),
+        StatusError(529),
+        ResponseError(502),
+        ReadTimeout("read timed out"),
+        TimeoutError(),
+        ConnectionResetError(),
+        Exception("Overloaded: try later"),
+    ],
+)
+def test_transient(exc: Exception) -> None:
+    assert is_transient(exc)
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        StatusError(401),
+        StatusError(400),
+        ResponseError(404),
+        ValueError("bad"),
+        TypeError("x"),
+        AssertionError(),
+    ],
+)
+def test_not_transient(exc: Exception) -> None:
+    assert not is_transient(exc)
+
+
+def test_transient_cause_counts() -> None:
+    try:
+        try:
+            raise ReadTimeout("slow")
+        except ReadTimeout as inner:
+            raise RuntimeError("wrapped") from inner
+    except RuntimeError as outer:
+        assert is_transient(outer)
+
+
+def _flaky(failures: list[BaseException], result: str = "ok") -> tuple[list[int], object]:
+    calls: list[int] = []
+
+    async def call() -> str:
+        calls.append(1)
+        if failures:
+            raise failures.pop(0)
+        return result
+
+    return calls, call
+
+
+async def test_rate_limit_retried_then_succeeds() -> None:
+    calls, call = _flaky([RateLimitError("slow down"), StatusError(503)])
+    assert await call_with_retry(call, FAST) == "ok"  # type: ignore[arg-type]
+    assert len(calls) == 3
+
+
+async def test_exhausted_retries_raise_model_error_with_cause() -> None:
+    calls, call = _flaky([RateLimitError(f"n{i}") for i in range(5)])
+    with pytest.raises(ModelError, match="after 3 attempt") as info:
+        await call_with_retry(call, FAST)  # type: ignore[arg-type]
+    assert isinstance(info.value.__cause__, RateLimitError)
+    assert "try again later" in str(info.value)
+    assert len(calls) == 3
+
+
+async def test_auth_error_not_retried() -> None:
+    calls, call = _flaky([StatusError(401)])
+    with pytest.raises(ModelError, match="API key") as info:
+        await call_with_retry(call, FAST)  # type: ignore[arg-type]
+    assert isinstance(info.value.__cause__, StatusError)
+    assert len(calls) == 1
+
+
+async def test_unknown_model_names_the_model_name() -> None:
+    _, call = _flaky([ResponseError(404)])
+    with pytest.raises(ModelError, match="model name"):
+        await call_with_retry(call, FAST)  # type: ignore[arg-type]
+
+
+async def test_assertion_error_passes_through() -> None:
+    _, call = _flaky([AssertionError("script ran out")])
+    with pytest.raises(AssertionError, match="script ran out"):
+        await call_with_retry(call, FAST)  # type: ignore[arg-type]
+
+
+async def test_backoff_waits_grow_and_are_capped() -> None:
+    loop = asyncio.get_running_loop()
+    stamps: list[float] = []
+
+    async def call() -> str:
+        stamps.append(loop.time())
+        if len(stamps) < 4:
+            raise StatusError(500)
+        return "ok"
+
+    policy = RetryPolicy(attempts=4, initial_wait_s=0.02, max_wait_s=0.05, jitter_s=0.0)
+    assert await call_with_retry(call, policy) == "ok"
+    gaps = [b - a for a, b in itertools.pairwise(stamps)]
+    assert gaps[0] >= 0.015
+    assert gaps[1] >= 0.035  # doubled
+    assert gaps[2] < 0.2  # capped at max_wait_s (0.05), with scheduling slack
