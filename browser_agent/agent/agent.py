@@ -143,7 +143,8 @@ class Agent:
             if self.history.is_done():
                 return
             if self.consecutive_failures >= self.settings.max_failures:
-                self._save_history()
+                if self.settings.save_history_path is not None:
+                    self._save_history()
                 raise AgentRunError(
                     f"{self.consecutive_failures} steps failed in a row (max_failures="
                     f"{self.settings.max_failures}); last error: {step.errors[-1] if step.errors else '?'}",

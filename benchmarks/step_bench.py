@@ -1,0 +1,96 @@
+"""Per-step framework overhead of the agent loop: everything but the model's own thinking time.
+
+A scripted model drives a 20-step task on the bundled demo shop (127.0.0.1): open a product, go home,
+open another product, ... then ``done``. Each step pays the real costs: page capture, prompt building,
+schema validation, the action and the page settling. The scripted model's own time is measured and
+subtracted, so the figure is what the framework adds to a real provider's latency.
+
+    .venv/bin/python benchmarks/step_bench.py [--steps 20]
+
+Target (issue 5): median overhead under 150 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from browser_agent import Agent, AgentSettings, BrowserConfig
+from browser_agent.demo.catalog import PRODUCTS
+from browser_agent.demo.policy import find_index
+from browser_agent.demo.site import DemoSite
+from browser_agent.testing import ScriptedChatModel
+
+
+class TimedPolicy:
+    """Browse the shop for ``steps`` steps; records how long the policy itself takes."""
+
+    def __init__(self, site_url: str, steps: int) -> None:
+        self.site_url, self.steps, self.calls = site_url, steps, 0
+        self.seconds: list[float] = []
+
+    def __call__(self, messages: list[BaseMessage]) -> dict[str, Any]:
+        start = time.perf_counter()
+        try:
+            return self._decide(str(messages[-1].content))
+        finally:
+            self.seconds.append(time.perf_counter() - start)
+
+    def _decide(self, state: str) -> dict[str, Any]:
+        self.calls += 1
+        page = state.split("Page (interactive elements and text):", 1)[-1]
+        brain = {"evaluation_previous_goal": "Success", "memory": f"step {self.calls}", "next_goal": "browse"}
+        if self.calls == 1:
+            action: dict[str, Any] = {"action": "go_to_url", "url": self.site_url}
+        elif self.calls >= self.steps:
+            action = {"action": "done", "text": "browsed", "success": True}
+        elif "/product/" in state.split("Current URL:", 1)[-1].split("\n", 1)[0]:
+            action = {"action": "click_element", "index": find_index(page, "a", "Home")}
+        else:
+            product = PRODUCTS[self.calls % len(PRODUCTS)]
+            try:
+                action = {"action": "click_element", "index": find_index(page, "a", product.name)}
+            except LookupError:
+                action = {"action": "scroll_to_text", "text": product.name}
+        return {"current_state": brain, "action": [action]}
+
+
+def _p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
+async def main(steps: int) -> None:
+    with DemoSite(seed=1) as site:
+        policy = TimedPolicy(site.url, steps)
+        llm = ScriptedChatModel(policy=policy)
+        config = BrowserConfig(block_external_network=True)
+        agent = Agent("Browse the shop", llm, browser=config, settings=AgentSettings(max_failures=steps))
+        history = await agent.run(max_steps=steps)
+    rows = []
+    for step, model_s in zip(history.steps, policy.seconds, strict=False):
+        t = step.timings
+        overhead = t.total_ms - model_s * 1000
+        rows.append(overhead)
+        action = step.actions[0]["action"] if step.actions else "-"
+        print(
+            f"step {step.step:2d} {action:15s} state {t.state_ms:6.1f} ms  model+prompt {t.model_ms:6.1f} ms  "
+            f"actions {t.actions_ms:6.1f} ms  overhead {overhead:6.1f} ms"
+        )
+    print(f"\nsteps: {len(rows)}, done: {history.is_done()}, errors: {sum(1 for e in history.errors() if e)}")
+    print(
+        f"framework overhead per step: median {statistics.median(rows):.1f} ms, p90 {_p90(rows):.1f} ms "
+        "(target: median < 150 ms)"
+    )
+    print(f"state capture: median {statistics.median(s.timings.state_ms for s in history.steps):.1f} ms")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--steps", type=int, default=20)
+    asyncio.run(main(parser.parse_args().steps))

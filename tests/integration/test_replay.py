@@ -1,0 +1,153 @@
+"""Replay a recorded run without the model: re-locate, act, abstain; hand ambiguous steps to an llm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from browser_agent import Agent, AgentHistory, BrowserSession, Controller, ReplayOptions, replay
+from browser_agent.cli import main as cli_main
+from browser_agent.demo.policy import find_index
+from browser_agent.demo.runner import replay_demo
+from browser_agent.testing import ScriptedChatModel
+
+
+def _brain(goal: str) -> dict[str, str]:
+    return {"evaluation_previous_goal": "Success", "memory": goal, "next_goal": goal}
+
+
+def _page(messages: list[BaseMessage]) -> str:
+    text = next(str(m.content) for m in reversed(messages) if "Current URL:" in str(m.content))
+    return text.split("Page (interactive elements and text):", 1)[-1]
+
+
+async def _record(session: BrowserSession, url: str, tmp_path: Path) -> Path:
+    """Record: open the page, search for 'Q1', archive the Q1 report."""
+
+    def policy(messages: list[BaseMessage]) -> dict[str, Any]:
+        page = _page(messages)
+        if "archived Q1 report" in page:
+            return {"current_state": _brain("report"), "action": [{"action": "done", "text": "archived"}]}
+        if "Archive" in page:
+            return {
+                "current_state": _brain("archive Q1"),
+                "action": [
+                    {"action": "input_text", "index": find_index(page, "input", "Search"), "text": "Q1"},
+                    {"action": "click_element", "index": find_index(page, "button", "Archive Q1")},
+                ],
+            }
+        return {"current_state": _brain("open"), "action": [{"action": "go_to_url", "url": url}]}
+
+    history = await Agent("Archive the Q1 report", ScriptedChatModel(policy=policy), browser=session).run(5)
+    assert history.is_done()
+    return history.save(tmp_path / "run.json")
+
+
+def _retarget(history: AgentHistory | None, old: str, new: str) -> ReplayOptions:
+    return ReplayOptions(substitutions={old: new}, retries=1, retry_wait_s=0.05)
+
+
+async def test_replay_relocates_after_the_layout_shifted(
+    session: BrowserSession, server, tmp_path: Path
+) -> None:
+    base = server.url("replay/reports.html?v=base")
+    path = await _record(session, base, tmp_path)
+    controller = Controller()
+    history = AgentHistory.load(path, controller)
+    shifted = server.url("replay/reports.html?v=shift")
+    report = await replay(history, session, controller, _retarget(history, base, shifted))
+    assert report.ok, report.stopped
+    assert [a.status for a in report.actions] == ["done", "relocated", "relocated", "done"]
+    assert await session.page.text_content("#log") == "archived Q1 report (row 2)"
+    assert await session.page.input_value("#q") == "Q1"
+
+
+async def test_near_duplicate_added_elsewhere_keeps_the_original(
+    session: BrowserSession, server, tmp_path: Path
+) -> None:
+    base = server.url("replay/reports.html?v=base")
+    path = await _record(session, base, tmp_path)
+    controller = Controller()
+    dup = server.url("replay/reports.html?v=dup")
+    report = await replay(
+        AgentHistory.load(path, controller), session, controller, _retarget(None, base, dup)
+    )
+    assert report.ok
+    assert await session.page.text_content("#log") == "archived Q1 report (row 0)"
+
+
+async def test_substituted_value_is_typed(session: BrowserSession, server, tmp_path: Path) -> None:
+    base = server.url("replay/reports.html?v=base")
+    path = await _record(session, base, tmp_path)
+    controller = Controller()
+    options = ReplayOptions(substitutions={"Q1": "Q3 numbers"})
+    report = await replay(AgentHistory.load(path, controller), session, controller, options)
+    assert report.ok
+    assert await session.page.input_value("#q") == "Q3 numbers"
+
+
+async def test_ambiguous_match_stops_without_clicking(
+    session: BrowserSession, server, tmp_path: Path
+) -> None:
+    base = server.url("replay/reports.html?v=base")
+    path = await _record(session, base, tmp_path)
+    controller = Controller()
+    twin = server.url("replay/reports.html?v=twin")
+    report = await replay(
+        AgentHistory.load(path, controller), session, controller, _retarget(None, base, twin)
+    )
+    assert report.stopped is not None and "ambiguous" in report.stopped
+    assert report.actions[-1].status == "failed"
+    assert await session.page.text_content("#log") == "nothing archived", "no guessed click"
+
+
+async def test_ambiguous_step_is_handed_to_the_llm(session: BrowserSession, server, tmp_path: Path) -> None:
+    base = server.url("replay/reports.html?v=base")
+    path = await _record(session, base, tmp_path)
+    controller = Controller()
+    twin = server.url("replay/reports.html?v=twin")
+
+    def rescuer(messages: list[BaseMessage]) -> dict[str, Any]:
+        text = str(messages[-1].content)
+        assert "ambiguous" in text and "Recorded action" in text
+        index = find_index(text.split("Page:", 1)[1], "button", "Archive Q1")
+        return {
+            "current_state": _brain("pick the first"),
+            "action": [{"action": "click_element", "index": index}],
+        }
+
+    llm = ScriptedChatModel(policy=rescuer)
+    options = ReplayOptions(substitutions={base: twin}, llm=llm, retries=0)
+    report = await replay(AgentHistory.load(path, controller), session, controller, options)
+    assert report.ok, report.stopped
+    assert [a.status for a in report.actions][2] == "handed_to_llm"
+    assert len(llm.calls) == 1
+    assert await session.page.text_content("#log") == "archived Q1 report (row 2)"
+
+
+async def test_removed_target_is_skipped_or_stops(session: BrowserSession, server, tmp_path: Path) -> None:
+    base = server.url("replay/reports.html?v=base")
+    path = await _record(session, base, tmp_path)
+    controller = Controller()
+    gone = server.url("replay/reports.html?v=gone")
+    history = AgentHistory.load(path, controller)
+    options = ReplayOptions(substitutions={base: gone}, on_failure="skip", retries=1, retry_wait_s=0.05)
+    report = await replay(history, session, controller, options)
+    statuses = [a.status for a in report.actions]
+    assert statuses[2] == "skipped", report.actions[2].message
+    assert await session.page.text_content("#log") == "nothing archived"
+
+
+async def test_demo_replays_the_recorded_purchase(tmp_path: Path) -> None:
+    report = await replay_demo(seed=11)
+    assert report.ok, report.stopped
+    assert sum(a.status == "relocated" for a in report.actions) >= 8
+    assert "Order #" in (report.final_result() or "")
+
+
+def test_cli_replay_runs_a_saved_history(server, tmp_path: Path) -> None:
+    from browser_agent.demo.runner import RECORDED_RUN
+
+    assert cli_main(["demo", "--seed", "5", "--history", str(RECORDED_RUN)]) == 0
