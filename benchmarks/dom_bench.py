@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import sys
 import time
 from pathlib import Path
 
 from bpe_openai import get_encoding
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Route
 
 from browser_agent.browser import BrowserConfig, BrowserSession
@@ -98,6 +100,7 @@ async def main() -> int:
     config = BrowserConfig(block_external_network=True, viewport=Viewport(width=1920, height=1080))
     rows: list[tuple[str, dict[str, float]]] = []
     with LocalServer(CORPUS) as server:
+        server._httpd.handle_error = lambda *_: None  # type: ignore[method-assign]  # aborted loads: noise
         async with BrowserSession(config) as session:
             await install_page_hooks(session.context)
             await session.context.route("**/*", _abort_external)

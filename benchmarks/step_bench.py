@@ -79,7 +79,7 @@ async def main(steps: int) -> None:
         rows.append(overhead)
         action = step.actions[0]["action"] if step.actions else "-"
         print(
-            f"step {step.step:2d} {action:15s} state {t.state_ms:6.1f} ms  model+prompt {t.model_ms:6.1f} ms  "
+            f"step {step.step:2d} {action:15s} state {t.state_ms:6.1f} ms  model {t.model_ms:6.1f} ms  "
             f"actions {t.actions_ms:6.1f} ms  overhead {overhead:6.1f} ms"
         )
     print(f"\nsteps: {len(rows)}, done: {history.is_done()}, errors: {sum(1 for e in history.errors() if e)}")

@@ -26,7 +26,6 @@ __all__ = [
     "identity_conflict",
     "is_generated_token",
     "locate",
-    "page_labels",
     "raw_fingerprint",
 ]
 
@@ -239,17 +238,26 @@ def _item_label(item: ElementNode | TextNode) -> str:
     return _norm(item.name or item.text)
 
 
-def _neighbours(snapshot: DomSnapshot, node: ElementNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The nearest non-empty labels before and after the element in reading order, nearest first."""
+def _neighbour_items(
+    snapshot: DomSnapshot, node: ElementNode
+) -> tuple[list[ElementNode | TextNode], list[ElementNode | TextNode]]:
+    """The nearest labelled items before and after the element in reading order, nearest first."""
     items = snapshot.items
     where = next((i for i, item in enumerate(items) if item is node), None)
     if where is None:
         where = next((i for i, item in enumerate(items) if item == node), None)
     if where is None:
-        return (), ()
-    before = [_item_label(item) for item in reversed(items[:where]) if item.frame_id == node.frame_id]
-    after = [_item_label(item) for item in items[where + 1 :] if item.frame_id == node.frame_id]
-    return (tuple(x for x in before if x)[:_CONTEXT_SPAN], tuple(x for x in after if x)[:_CONTEXT_SPAN])
+        return [], []
+    same = [item for item in items if item.frame_id == node.frame_id and _item_label(item)]
+    at = next((i for i, item in enumerate(same) if item is items[where]), None)
+    if at is None:
+        return [], []
+    return same[:at][::-1][:_CONTEXT_SPAN], same[at + 1 :][:_CONTEXT_SPAN]
+
+
+def _neighbours(snapshot: DomSnapshot, node: ElementNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    before, after = _neighbour_items(snapshot, node)
+    return tuple(map(_item_label, before)), tuple(map(_item_label, after))
 
 
 def _position(node: ElementNode, snapshot: DomSnapshot) -> tuple[float, float]:
@@ -293,12 +301,46 @@ def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
     twins = [other for other in twins if identity_conflict(fingerprint, other) is None]
     if not twins:
         return fingerprint
-    anchors = [
+    twin_nodes = [other for other in snapshot.selector_map.values() if _is_twin(other, twins)]
+    before, after = _neighbour_items(snapshot, node)
+    owned = [
         anchor
-        for side in ("before", "after")
-        if (anchor := _distinct_label(fingerprint, side, twins)) is not None
+        for side, side_items in (("before", before), ("after", after))
+        if (anchor := _distinct_label(fingerprint, side, twins, _owned_depth(node, side_items, twin_nodes)))
+    ]
+    # Labels outside the element's own card or row are used only when nothing inside it is distinct:
+    # they move independently of the element, so requiring them costs re-locations, never precision.
+    anchors = owned or [
+        anchor for side in ("before", "after") if (anchor := _distinct_label(fingerprint, side, twins, 3))
     ]
     return replace(fingerprint, anchors=tuple(anchors), twins=len(twins))
+
+
+def _is_twin(node: ElementNode, twins: list[Fingerprint]) -> bool:
+    name, tag = _norm(node.name), node.tag.lower()
+    return any(twin.name == name and twin.tag == tag for twin in twins)
+
+
+def _owned_depth(node: ElementNode, side: list[ElementNode | TextNode], twins: list[ElementNode]) -> int:
+    """How many of the nearest items on one side belong to the element's own card or row.
+
+    An element belongs when it lies nearer to the element than to any twin (a card or a row is laid
+    out together); a text belongs when an element beyond it does, since it sits between the two.
+    """
+    owned = pending = 0
+    cx, cy = node.rect.center
+    centres = [twin.rect.center for twin in twins]
+    for item in side:
+        if isinstance(item, TextNode):
+            pending += 1
+            continue
+        ix, iy = item.rect.center
+        mine = (ix - cx) ** 2 + (iy - cy) ** 2
+        theirs = min(((ix - tx) ** 2 + (iy - ty) ** 2 for tx, ty in centres), default=float("inf"))
+        if mine >= theirs:
+            break
+        owned, pending = owned + pending + 1, 0
+    return owned
 
 
 def _side(fingerprint: Fingerprint, side: str) -> tuple[str, ...]:
@@ -306,10 +348,10 @@ def _side(fingerprint: Fingerprint, side: str) -> tuple[str, ...]:
 
 
 def _distinct_label(
-    fingerprint: Fingerprint, side: str, twins: list[Fingerprint]
+    fingerprint: Fingerprint, side: str, twins: list[Fingerprint], depth: int
 ) -> tuple[str, int, str] | None:
-    """The nearest label on one side that no twin shows on that side at about the same distance."""
-    for distance, label in enumerate(_side(fingerprint, side)[: _CONTEXT_SPAN - 1], start=1):
+    """The nearest of the first ``depth`` labels on one side that no twin shows there at that distance."""
+    for distance, label in enumerate(_side(fingerprint, side)[: min(depth, _CONTEXT_SPAN - 1)], start=1):
         anchor = (side, distance, label)
         if not any(_shows(twin, anchor) for twin in twins):
             return anchor
@@ -331,21 +373,8 @@ def _strong_match(recorded: Fingerprint, candidate: Fingerprint) -> bool:
     )
 
 
-def page_labels(snapshot: DomSnapshot) -> tuple[str, ...]:
-    """Every text and element label on the page, normalised, for ``identity_conflict``'s anchor check."""
-    return tuple(label for item in snapshot.items if (label := _item_label(item)))
-
-
-def identity_conflict(
-    recorded: Fingerprint, candidate: Fingerprint, labels: tuple[str, ...] = ()
-) -> str | None:
-    """Why ``candidate`` cannot be the recorded element, or None when nothing rules it out.
-
-    Args:
-        recorded: The fingerprint being looked for.
-        candidate: The raw fingerprint of an element on the current page.
-        labels: The current page's labels (``page_labels``); needed only when ``recorded`` has anchors.
-    """
+def identity_conflict(recorded: Fingerprint, candidate: Fingerprint) -> str | None:
+    """Why ``candidate`` cannot be the recorded element, or None when nothing rules it out."""
     if recorded.family != candidate.family:
         return f"another kind of element (<{candidate.tag}>)"
     if recorded.role and candidate.role and recorded.role != candidate.role:
@@ -362,26 +391,13 @@ def identity_conflict(
         return f"another name ({candidate.name!r})"
     if recorded.frame_path != candidate.frame_path and not strong:
         return "another frame"
-    if strong or not recorded.anchors:
+    if strong:
         return None
-    return _anchor_conflict(recorded.anchors, candidate, labels)
-
-
-def _anchor_conflict(
-    anchors: tuple[tuple[str, int, str], ...], candidate: Fingerprint, labels: tuple[str, ...]
-) -> str | None:
-    """The twin test: the candidate must sit next to at least one recorded anchor, and every anchor it
-    lacks must still be somewhere on the page (its neighbours moved away). An anchor that vanished from
-    the page suggests the element's own card or row went with it, and a twin now borders what is left.
-    """
-    missing = [anchor for anchor in anchors if not _shows(candidate, anchor)]
-    if len(missing) == len(anchors):
-        return f"not next to {missing[0][2]!r}"
-    for _, _, label in missing:
-        padded = f" {label} "
-        if not any(padded in f" {other} " for other in labels):
-            return f"{label!r} is gone from the page"
-    return None
+    # The twin test: every label that told the element apart from its twins must still be beside it.
+    # Accepting a candidate that shows only some of them lets a twin win when the element's own card
+    # moved or vanished and the twin now borders a label that was shared between them.
+    missing = [anchor for anchor in recorded.anchors if not _shows(candidate, anchor)]
+    return f"not next to {missing[0][2]!r}" if missing else None
 
 
 # Re-exported so callers find the whole API in one place; imported last because matching needs the above.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from browser_agent.dom.fingerprint import Fingerprint, identity_conflict, page_labels, raw_fingerprint
+from browser_agent.dom.fingerprint import Fingerprint, identity_conflict, raw_fingerprint
 from browser_agent.dom.models import DomSnapshot, ElementNode
 
 __all__ = ["DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "LocateResult", "locate", "similarity"]
@@ -63,10 +63,9 @@ def locate(
     """
     scored: list[tuple[float, ElementNode]] = []
     rejected: list[str] = []
-    labels = page_labels(snapshot) if fingerprint.anchors else ()
     for node in snapshot.selector_map.values():
         candidate = raw_fingerprint(node, snapshot)
-        conflict = identity_conflict(fingerprint, candidate, labels)
+        conflict = identity_conflict(fingerprint, candidate)
         if conflict is None:
             scored.append((round(similarity(fingerprint, candidate), 4), node))
         elif fingerprint.family == candidate.family and len(rejected) < _TOP:

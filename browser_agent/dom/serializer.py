@@ -24,8 +24,14 @@ def render(snapshot: DomSnapshot) -> str:
     above = _summary(snapshot.scroll, above=True)
     if above:
         lines.append(above)
+    before = ""
     for item in snapshot.items:
-        lines.append(item.text if isinstance(item, TextNode) else render_element(item))
+        if isinstance(item, TextNode):
+            lines.append(item.text)
+            before = item.text
+        else:
+            lines.append(render_element(item, before=before))
+            before = ""
     if not snapshot.selector_map:
         lines.append("(no interactive elements in view)")
     below = _summary(snapshot.scroll, above=False)
@@ -34,10 +40,13 @@ def render(snapshot: DomSnapshot) -> str:
     return "\n".join(lines)
 
 
-def render_element(node: ElementNode) -> str:
-    """One element as ``[index]<tag attrs>content</tag>``, prefixed with ``*`` when it is new."""
+def render_element(node: ElementNode, *, before: str = "") -> str:
+    """One element as ``[index]<tag attrs>content</tag>``, prefixed with ``*`` when it is new.
+
+    ``before`` is the text line just above it: a label already read there is not repeated.
+    """
     mark = "*" if node.is_new else ""
-    attrs = " ".join(_attributes(node))
+    attrs = " ".join(_attributes(node, before))
     opening = f"<{node.tag} {attrs}>" if attrs else f"<{node.tag}>"
     content = _content(node)
     if node.options:
@@ -58,7 +67,7 @@ def _quote(value: str) -> str:
     return f'"{value}"' if (" " in value or not value) else value
 
 
-def _attributes(node: ElementNode) -> list[str]:
+def _attributes(node: ElementNode, before: str) -> list[str]:
     attrs = node.attributes
     shown: list[str] = []
     role = node.role
@@ -68,7 +77,7 @@ def _attributes(node: ElementNode) -> list[str]:
     if node.tag == "input" and kind not in _PLAIN_TYPES:
         shown.append(f"type={kind}")
     placeholder = attrs.get("placeholder", "")
-    if _label_adds(node, placeholder):
+    if _label_adds(node, placeholder) and not (before and before.endswith(node.name)):
         shown.append(f"label={_quote(node.name)}")
     if placeholder:
         shown.append(f"placeholder={_quote(placeholder)}")
