@@ -23,11 +23,17 @@ _ELEMENT = re.compile(r"\[(\d+)\]<(\w+)")
 
 
 def find_index(page: str, tag: str, *needles: str) -> int:
-    """The index of the first ``<tag>`` line of ``page`` that contains every needle."""
+    """The index of the first ``<tag>`` whose line, or the text just before it, has every needle.
+
+    Text before an element counts because the page text names unlabelled fields, as a reader sees it.
+    """
+    previous = ""
     for line in page.splitlines():
         match = _ELEMENT.search(line)
-        if match and match.group(2) == tag and all(n.lower() in line.lower() for n in needles):
+        context = (line if match and match.start() > 0 else previous + " " + line).lower()
+        if match and match.group(2) == tag and all(n.lower() in context for n in needles):
             return int(match.group(1))
+        previous = "" if match else line
     raise LookupError(f"no <{tag}> with {needles} in the page")
 
 

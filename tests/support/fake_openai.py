@@ -1,0 +1,77 @@
+"""A stand-in for an OpenAI-compatible chat completions endpoint, on 127.0.0.1.
+
+It lets the real provider package (langchain-openai and the openai client) run end to end without the
+network: each POST gets the next scripted answer (tool-call arguments, or an HTTP status to fail with).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class FakeOpenAI:
+    def __init__(self, answers: list[dict[str, Any] | int]) -> None:
+        self.answers = list(answers)
+        self.requests: list[dict[str, Any]] = []
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+                return
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                fake.requests.append(body)
+                answer = fake.answers.pop(0)
+                if isinstance(answer, int):
+                    self._send(answer, {"error": {"message": "slow down", "type": "rate_limit"}})
+                    return
+                tool = body["tools"][0]["function"]["name"]
+                call = {
+                    "id": f"call_{len(fake.requests)}",
+                    "type": "function",
+                    "function": {"name": tool, "arguments": json.dumps(answer)},
+                }
+                self._send(
+                    200,
+                    {
+                        "id": "chatcmpl-1",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": body["model"],
+                        "choices": [
+                            {
+                                "index": 0,
+                                "finish_reason": "tool_calls",
+                                "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+                            }
+                        ],
+                        "usage": {"prompt_tokens": 1200, "completion_tokens": 40, "total_tokens": 1240},
+                    },
+                )
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
