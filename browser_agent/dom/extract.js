@@ -239,7 +239,7 @@
     const cx = r.left + offX + el.clientLeft, cy = r.top + offY + el.clientTop;
     const x0 = Math.max(cx, clip.x), y0 = Math.max(cy, clip.y);
     const x1 = Math.min(cx + el.clientWidth, clip.x + clip.w), y1 = Math.min(cy + el.clientHeight, clip.y + clip.h);
-    frames[id] = { x: cx, y: cy, name: el.getAttribute("name") || "", src: el.src || "", clip: { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) } };
+    frames[id] = { x: cx, y: cy, name: el.getAttribute("name") || el.id || "", src: el.src || "", clip: { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) } };
     out.push({ k: "f", id });
   }
 

@@ -129,8 +129,9 @@ def _frame_label(frame: Frame) -> str:
 async def _match_holes(holes: dict[str, Any], children: list[Frame]) -> list[tuple[Frame, str]]:
     """Pair child frames with the visible <iframe> elements that hold them.
 
-    A frame whose name or URL names exactly one hole is paired at once; the rest are asked for their
-    holder element, which costs two round trips per frame.
+    A frame whose URL or name (Playwright's name is the iframe's ``name`` or ``id``) names exactly one
+    hole is paired at once. A named frame that names no hole is in none of them (an ad slot out of view).
+    The rest are asked for their holder element, which costs two round trips per frame.
     """
     pairs: list[tuple[Frame, str]] = []
     unsure: list[Frame] = []
@@ -139,7 +140,7 @@ async def _match_holes(holes: dict[str, Any], children: list[Frame]) -> list[tup
         hits = [hid for hid, h in holes.items() if h["src"] == frame.url or (name and h["name"] == name)]
         if len(hits) == 1:
             pairs.append((frame, hits[0]))
-        else:
+        elif hits or not name:
             unsure.append(frame)
     if len(pairs) < len(holes) and unsure:
         ids = await asyncio.gather(*(_holder_id(f) for f in unsure))

@@ -301,7 +301,7 @@ def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
     twins = [other for other in twins if identity_conflict(fingerprint, other) is None]
     if not twins:
         return fingerprint
-    twin_nodes = [other for other in snapshot.selector_map.values() if _is_twin(other, twins)]
+    twin_nodes = [o for o in snapshot.selector_map.values() if o is not node and _is_twin(o, twins)]
     before, after = _neighbour_items(snapshot, node)
     owned = [
         anchor

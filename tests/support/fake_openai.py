@@ -19,7 +19,7 @@ class FakeOpenAI:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+            def log_message(self, format: str, *args: object) -> None:
                 return
 
             def do_POST(self) -> None:

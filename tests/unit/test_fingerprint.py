@@ -254,3 +254,42 @@ def test_moved_into_another_container_is_still_found_when_unique() -> None:
 def test_nothing_left_gives_not_found_with_a_reason() -> None:
     result = locate(Fingerprint(tag="button", name="pay"), snap())
     assert result.status == "not_found" and result.node is None and "<button> 'pay'" in result.reason
+
+
+def table_rows(people: list[str]) -> DomSnapshot:
+    """Rows laid out like a table: name link, email text, then trailing Edit/Delete buttons."""
+    items: list[ElementNode | TextNode] = [TextNode("Users")]
+    for row, person in enumerate(people):
+        y = 50 + 30 * row
+        items += [
+            replace(el(0, "a", person, y=y), rect=Rect(10, y, 80, 20)),
+            TextNode(f"{person.lower()}@example.com"),
+            replace(el(0, "button", "Edit"), rect=Rect(300, y, 40, 20)),
+            replace(el(0, "button", "Delete"), rect=Rect(350, y, 50, 20)),
+        ]
+    return renumber(items)
+
+
+def test_trailing_row_button_follows_its_own_row_not_the_next_one() -> None:
+    people = ["Ann", "Bob", "Cid", "Dee"]
+    before = table_rows(people)
+    delete_bob = fingerprint_of(before.selector_map[6], before)
+    # The label right after Bob's Delete is Cid's name: it belongs to the next row, not to Bob's.
+    assert all(label != "cid" for _, _, label in delete_bob.anchors), delete_bob.anchors
+    shuffled = locate(delete_bob, table_rows(["Dee", "Bob", "Ann", "Cid"]))
+    assert shuffled.status == "found", shuffled.reason
+    assert shuffled.node is not None and shuffled.node.index == 6
+    moved = locate(delete_bob, table_rows(["Ann", "Cid", "Dee", "Bob"]))
+    assert moved.node is not None and moved.node.index == 12
+
+
+@pytest.mark.parametrize("gone", ["Ann", "Bob", "Cid", "Dee"])
+def test_removed_row_never_hands_its_buttons_to_a_neighbour(gone: str) -> None:
+    people = ["Ann", "Bob", "Cid", "Dee"]
+    before = table_rows(people)
+    where = people.index(gone)
+    after = table_rows([p for p in people if p != gone])
+    for offset in (2, 3):  # Edit and Delete of the removed row
+        fp = fingerprint_of(before.selector_map[3 * where + offset], before)
+        result = locate(fp, after)
+        assert result.node is None, result.reason
