@@ -29,6 +29,7 @@ class StepRunner:
         self.agent = agent
         self.session = session
         self.last_results: list[dict[str, Any]] = []
+        self._output_models: dict[tuple[type[Any], ...], type[AgentOutput]] = {}
 
     async def run_initial_actions(self) -> None:
         """Run ``settings.initial_actions`` without the model; recorded as step 0."""
@@ -78,9 +79,7 @@ class StepRunner:
         )
         messages = agent.messages.build(text, state.screenshot_b64)
         self._save_conversation(number, messages)
-        output_model = build_output_model(
-            agent.controller.action_union(state.url), settings.max_actions_per_step
-        )
+        output_model = self._output_model(state.url)
         try:
             reply = await ask_structured(
                 agent.llm,
@@ -95,6 +94,16 @@ class StepRunner:
             return None
         step.usage = StepUsage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens)
         return reply
+
+    def _output_model(self, url: str) -> type[AgentOutput]:
+        """The step's output model; built once per set of offered actions (schemas are costly)."""
+        controller = self.agent.controller
+        key = tuple(controller.action_models(url))
+        model = self._output_models.get(key)
+        if model is None:
+            model = build_output_model(controller.action_union(url), self.agent.settings.max_actions_per_step)
+            self._output_models[key] = model
+        return model
 
     async def _act(self, actions: list[Any]) -> list[ActionResult]:
         agent = self.agent

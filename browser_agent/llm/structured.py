@@ -7,6 +7,7 @@ validation message (a correctable error, never a guessed fix); provider failures
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -128,6 +129,7 @@ async def ask_structured(
     )
 
 
+@functools.lru_cache(maxsize=64)
 def compact_schema(output_model: type[BaseModel]) -> str:
     """The model's JSON schema, minified and without ``title`` noise (prompt tokens matter)."""
     return json.dumps(_without_titles(output_model.model_json_schema()), separators=(",", ":"))
@@ -164,10 +166,16 @@ def message_text(message: BaseMessage) -> str:
     return "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content)
 
 
+@functools.lru_cache(maxsize=64)
+def _tool_for(output_model: type[BaseModel]) -> dict[str, Any]:
+    """The tool schema of ``output_model``; cached because the agent asks with the same model each step."""
+    return convert_to_openai_tool(output_model)
+
+
 def _prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method) -> _Plan:
     """Bind the tool or the JSON response format that ``method`` asks for, where the model has it."""
     if method in ("auto", "function_calling"):
-        tool = convert_to_openai_tool(output_model)
+        tool = _tool_for(output_model)
         name: str = tool["function"]["name"]
         try:
             bound = llm.bind_tools([tool], tool_choice=name)
