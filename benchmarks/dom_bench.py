@@ -49,13 +49,18 @@ async def _abort_external(route: Route) -> None:
         await route.abort()
 
 
-async def _timed(coro_factory: object, runs: int = 3) -> float:
-    times = []
+async def _timed_pair(page: Page, runs: int = 3) -> tuple[float, float]:
+    """Median capture and floor times; the runs alternate so both see the same machine load."""
+    capture: list[float] = []
+    floor: list[float] = []
     for _ in range(runs):
         started = time.perf_counter()
-        await coro_factory()  # type: ignore[operator]
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
+        await extract_snapshot(page)
+        middle = time.perf_counter()
+        await page.evaluate(FLOOR)
+        capture.append((middle - started) * 1000)
+        floor.append((time.perf_counter() - middle) * 1000)
+    return statistics.median(capture), statistics.median(floor)
 
 
 async def measure(page: Page, url: str) -> dict[str, float]:
@@ -66,8 +71,7 @@ async def measure(page: Page, url: str) -> dict[str, float]:
     snapshot = await extract_snapshot(page)
     text = render(snapshot)
     encoding = get_encoding("o200k_base")
-    capture = await _timed(lambda: extract_snapshot(page))
-    floor = await _timed(lambda: page.evaluate(FLOOR))
+    capture, floor = await _timed_pair(page)
     elements = len(snapshot.selector_map)
     tokens = len(encoding.encode(text))
     return {

@@ -24,6 +24,8 @@ def _parent_of(body: Node, key: str) -> Node:
 
 
 def banner(body: Node, key: str, rng: random.Random) -> Node:
+    """A promo banner at the top and a "New" badge just before the target (before its label when the
+    target sits inside one, since text inside a label would rename the target itself)."""
     body = body.copy()
     body.children.insert(
         0,
@@ -34,11 +36,10 @@ def banner(body: Node, key: str, rng: random.Random) -> Node:
             h("button", {"class": "promo-close"}, "Dismiss"),
         ),
     )
-    parent = _parent_of(body, key)
-    where = next(
-        i for i, kid in enumerate(parent.children) if isinstance(kid, Node) and kid.attrs.get(KEY) == key
-    )
-    parent.children.insert(where, h("span", {"class": "badge"}, "New"))
+    chain = path_to(body, key)
+    inside_label = len(chain) > 2 and chain[-2].tag == "label"
+    parent, child = (chain[-3], chain[-2]) if inside_label else (chain[-2], chain[-1])
+    parent.children.insert(parent.children.index(child), h("span", {"class": "badge"}, "New"))
     return body
 
 

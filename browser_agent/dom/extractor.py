@@ -8,6 +8,7 @@ elements appear in the numbering where the iframe is. Indices are assigned here,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -72,7 +73,7 @@ async def extract_snapshot(
         "textCap": opts.text_cap,
         "textTotal": opts.text_total,
     }
-    top = _FrameResult(page.main_frame, await _run(page.main_frame, base) or _empty(), ())
+    top = _FrameResult(page.main_frame, await _run_top(page, base) or _empty(), ())
     await _walk_children(page, top, base)
     builder = _Builder(previous, top.data.get("token", ""))
     builder.add_frame(top)
@@ -107,6 +108,16 @@ async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
     except PlaywrightError:
         return None
     return json.loads(raw) if isinstance(raw, str) else None
+
+
+async def _run_top(page: Page, args: dict[str, Any]) -> dict[str, Any] | None:
+    """Walk the top frame, once more after the next DOMContentLoaded when a navigation got in the way."""
+    data = await _run(page.main_frame, args)
+    if data is None and not page.is_closed():
+        with contextlib.suppress(PlaywrightError):
+            await page.wait_for_load_state("domcontentloaded", timeout=2_000)
+        data = await _run(page.main_frame, args)
+    return data
 
 
 async def _holder_id(frame: Frame) -> str | None:

@@ -276,7 +276,7 @@ def raw_fingerprint(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
     return Fingerprint(
         tag=node.tag.lower(),
         role=node.role,
-        name=_norm(node.name),
+        name=_identity_label(node),
         text=_norm(node.text),
         attributes=_stable_attributes(node),
         classes=_stable_classes(node),
@@ -316,8 +316,16 @@ def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
     return replace(fingerprint, anchors=tuple(anchors), twins=len(twins))
 
 
+def _identity_label(node: ElementNode) -> str:
+    """The accessible name; the visible text stands in when the extractor left the name empty because
+    it equals the text (fields are left alone: their text is what was typed)."""
+    if node.name or node.tag.lower() in ("input", "textarea", "select"):
+        return _norm(node.name)
+    return _norm(node.text)
+
+
 def _is_twin(node: ElementNode, twins: list[Fingerprint]) -> bool:
-    name, tag = _norm(node.name), node.tag.lower()
+    name, tag = _identity_label(node), node.tag.lower()
     return any(twin.name == name and twin.tag == tag for twin in twins)
 
 

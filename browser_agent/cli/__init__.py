@@ -1,0 +1,28 @@
+"""The ``browser-agent`` command: one subcommand per module, each exposing ``add_parser(subparsers)``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from browser_agent.cli import demo, inspect, replay, run
+
+__all__ = ["main"]
+
+_SUBCOMMANDS = (run, replay, inspect, demo)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(prog="browser-agent", description="Let an LLM drive a real Chromium.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in _SUBCOMMANDS:
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` (default: the process arguments), run the chosen subcommand, return its exit code."""
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
