@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from browser_agent.cli import demo, inspect, replay, run
+from browser_agent.errors import BrowserAgentError
 
 __all__ = ["main"]
 
@@ -24,5 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default: the process arguments), run the chosen subcommand, return its exit code."""
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except BrowserAgentError as exc:  # ours, with a message that says what to do: no traceback
+        print(f"browser-agent {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     return code

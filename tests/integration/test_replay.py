@@ -151,3 +151,11 @@ def test_cli_replay_runs_a_saved_history(server, tmp_path: Path) -> None:
     from browser_agent.demo.runner import RECORDED_RUN
 
     assert cli_main(["demo", "--seed", "5", "--history", str(RECORDED_RUN)]) == 0
+
+
+def test_cli_reports_a_bad_history_file_without_a_traceback(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert cli_main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "UserError" in err and "not a readable browser_agent history" in err
