@@ -37,7 +37,7 @@ class BrowserConfig(BaseModel):
     launch_timeout_ms: float = 30_000
     action_timeout_ms: float = 5_000
     navigation_timeout_ms: float = 20_000
-    settle_quiet_ms: float = 80
+    settle_quiet_ms: float = 40
     settle_max_ms: float = 3_000
     block_external_network: bool = False
     accept_dialogs: bool = True
