@@ -317,3 +317,26 @@ async def test_vision_sends_a_screenshot_with_the_state(session: BrowserSession,
     await Agent("Look", llm, browser=session, settings=AgentSettings(use_vision=True)).run(max_steps=1)
     content = llm.calls[0].messages[-1].content
     assert isinstance(content, list) and content[1]["type"] == "image_url"
+
+
+async def test_interrupt_saves_the_history_so_far(session: BrowserSession, server, tmp_path: Path) -> None:
+    start = server.url("agent/links.html")
+    moves = [reply(f"scroll {n}", {"action": "scroll", "direction": "down", "pages": 0.1}) for n in range(5)]
+    llm = ScriptedChatModel(replies=[reply("open", {"action": "go_to_url", "url": start}), *moves])
+
+    def on_end(agent: Agent, step: Any) -> None:
+        if step.step == 2:
+            raise KeyboardInterrupt  # what Ctrl-C raises inside a running step
+
+    path = tmp_path / "interrupted.json"
+    agent = Agent(
+        "Scroll",
+        llm,
+        browser=session,
+        settings=AgentSettings(save_history_path=path),
+        hooks=AgentHooks(on_step_end=on_end),
+    )
+    with pytest.raises(KeyboardInterrupt):
+        await agent.run(max_steps=6)
+    saved = AgentHistory.load(path)
+    assert [s.step for s in saved.steps] == [1, 2]
