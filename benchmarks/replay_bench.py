@@ -31,7 +31,8 @@ from benchmarks.replay_pages.mutations import KINDS
 from benchmarks.replay_pages.pages import BUILDERS, PageSpec
 from benchmarks.replay_pages.tree import KEY, Gen
 from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.dom import DomSnapshot, ElementNode, extract_snapshot
+from browser_agent.agent.replay import WHOLE_PAGE
+from browser_agent.dom import DomSnapshot, ElementNode, ExtractOptions, extract_snapshot
 from browser_agent.dom.fingerprint import Fingerprint, fingerprint_of
 from browser_agent.dom.matching import DEFAULT_MARGIN, DEFAULT_THRESHOLD, locate
 
@@ -113,9 +114,11 @@ def _strip(snapshot: DomSnapshot) -> DomSnapshot:
     return dataclasses.replace(snapshot, items=items, selector_map=nodes)
 
 
-async def _capture(session: BrowserSession, url: str) -> tuple[DomSnapshot, dict[int, str]]:
+async def _capture(
+    session: BrowserSession, url: str, options: ExtractOptions | None = None
+) -> tuple[DomSnapshot, dict[int, str]]:
     await session.page.goto(url, wait_until="load")
-    snapshot = await extract_snapshot(session.page)
+    snapshot = await extract_snapshot(session.page, options=options)
     keys = await _bench_keys(session, snapshot)
     return _strip(snapshot), keys
 
@@ -154,7 +157,8 @@ async def _bench_page(
         for number, (body_html, targets) in enumerate(variants):
             path = f"/{spec.name}/{kind}/{number}"
             server.docs[path] = _document(spec, body_html)
-            mutated, mutated_keys = await _capture(session, base + path)
+            # Replay captures the whole page (agent.replay.WHOLE_PAGE); the recording saw only the viewport.
+            mutated, mutated_keys = await _capture(session, base + path, WHOLE_PAGE)
             for key in targets:
                 outcomes.append(
                     _locate_one(spec.name, kind, key, prints[key], mutated, mutated_keys, options)

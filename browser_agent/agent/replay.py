@@ -27,8 +27,9 @@ __all__ = ["ReplayOptions", "ReplayReport", "ReplayedAction", "replay"]
 
 OnFailure = Literal["stop", "skip"]
 Status = Literal["done", "relocated", "handed_to_llm", "skipped", "failed"]
-# Replay looks for the recorded element on the whole page, not only in the viewport the model saw.
-WHOLE_PAGE = ExtractOptions(margin_px=1_000_000)
+# Replay looks for the recorded element on the whole page, not only in the viewport the model saw,
+# with all of its text: neighbouring labels are what tell twins apart.
+WHOLE_PAGE = ExtractOptions(margin_px=1_000_000, text_total=50_000)
 
 
 @dataclass(frozen=True, slots=True)
