@@ -30,8 +30,8 @@ from typing import Any
 from benchmarks.replay_pages.mutations import KINDS
 from benchmarks.replay_pages.pages import BUILDERS, PageSpec
 from benchmarks.replay_pages.tree import KEY, Gen
-from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.agent.replay import WHOLE_PAGE
+from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.dom import DomSnapshot, ElementNode, ExtractOptions, extract_snapshot
 from browser_agent.dom.fingerprint import Fingerprint, fingerprint_of
 from browser_agent.dom.matching import DEFAULT_MARGIN, DEFAULT_THRESHOLD, locate
