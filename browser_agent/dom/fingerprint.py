@@ -11,12 +11,12 @@ frame, missing the context that told the element apart from its twins when it wa
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from browser_agent.dom.generated import is_generated_token
 from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
 
 __all__ = [
@@ -62,35 +62,6 @@ _SEMANTIC_TAGS = frozenset(
         "details",
     }
 )
-_GENERATED_PATTERNS = (
-    re.compile(r"\d{3,}"),  # long digit runs: ember123, item-48213
-    re.compile(r"^:.*:$|^«.*»$"),  # React useId
-    re.compile(r"^(css|sc|jsx|emotion|svelte|tw)-[A-Za-z0-9]{4,}$"),  # CSS-in-JS
-    re.compile(r"^_[A-Za-z0-9]{5,}$"),  # CSS-modules short hash
-    re.compile(r"__[A-Za-z0-9_-]{5,}$"),  # CSS-modules Name_local__hash
-    re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-"),  # uuid
-)
-
-
-def is_generated_token(value: str) -> bool:
-    """Whether an id or class looks machine-generated (a hash, a counter), so it will not survive reloads."""
-    if not value:
-        return True
-    if any(pattern.search(value) for pattern in _GENERATED_PATTERNS):
-        return True
-    return any(_looks_hashed(part) for part in re.split(r"[-_]", value) if part)
-
-
-def _looks_hashed(part: str) -> bool:
-    """A token with digits mixed into letters (a1b2c) or random casing (kEyLfA) is a hash, not a word."""
-    if len(part) < 5:
-        return False
-    digits = sum(ch.isdigit() for ch in part)
-    letters = sum(ch.isalpha() for ch in part)
-    if digits >= 2 and letters >= 2:
-        return True
-    flips = sum(1 for a, b in itertools.pairwise(part) if a.islower() and b.isupper())
-    return letters == len(part) and len(part) <= 8 and flips >= 2 and part[0].islower()
 
 
 def _norm(text: str) -> str:
