@@ -7,12 +7,13 @@ network: each POST gets the next scripted answer (tool-call arguments, or an HTT
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from tests.support.server import LoopbackServer
 
-class FakeOpenAI:
+
+class FakeOpenAI(LoopbackServer):
     def __init__(self, answers: list[dict[str, Any] | int]) -> None:
         self.answers = list(answers)
         self.requests: list[dict[str, Any]] = []
@@ -61,17 +62,8 @@ class FakeOpenAI:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> FakeOpenAI:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        super().__init__(Handler)
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        return f"{self.origin}/v1"

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Self
 from urllib.parse import parse_qs, urlsplit
 
 
@@ -57,17 +59,16 @@ class _Handler(SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-class LocalServer:
-    """Serve ``root`` on 127.0.0.1 in a background thread; ``url(path)`` builds addresses."""
+class LoopbackServer:
+    """Run ``handler`` on 127.0.0.1 (a random port) in a background thread while entered."""
 
-    def __init__(self, root: Path) -> None:
-        handler = partial(_Handler, directory=str(root))
+    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler]) -> None:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
-    def __enter__(self) -> LocalServer:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
@@ -81,3 +82,10 @@ class LocalServer:
 
     def url(self, path: str = "/") -> str:
         return self.origin + "/" + path.lstrip("/")
+
+
+class LocalServer(LoopbackServer):
+    """Serve ``root`` (test pages) on 127.0.0.1; ``url(path)`` builds addresses."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(partial(_Handler, directory=str(root)))
