@@ -5,6 +5,7 @@ from __future__ import annotations
 from playwright.async_api import ElementHandle, Page
 
 from browser_agent.browser.playwright_errors import map_action_errors
+from browser_agent.controller.actions.pointer import click_checked
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
@@ -38,7 +39,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
     context.on("page", on_page)
     try:
         with map_action_errors(f"click on element {index}"):
-            await handle.click()
+            await click_checked(handle)
         await ctx.session.settle()
     finally:
         context.remove_listener("page", on_page)
