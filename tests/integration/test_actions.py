@@ -242,3 +242,16 @@ async def test_clicks_in_a_cross_origin_iframe_and_a_shadow_root(
 async def test_done_ends_the_task(session: BrowserSession) -> None:
     result = await run1(session, {"action": "done", "text": "All set", "success": False})
     assert result.is_done and result.success is False and result.extracted_content == "All set"
+
+
+async def test_a_failing_extraction_model_is_reported_not_fatal(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/scroll.html"))
+
+    class AuthError(Exception):
+        status_code = 401
+
+    llm = ScriptedChatModel(replies=[AuthError("bad key")])
+    result = await run1(session, {"action": "extract_content", "goal": "lamp price"}, extraction_llm=llm)
+    assert result.error is not None and "extraction model failed" in result.error

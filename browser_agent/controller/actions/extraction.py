@@ -8,6 +8,8 @@ from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
+from browser_agent.errors import ActionError, ModelError
+from browser_agent.llm import ask_text
 
 __all__ = ["extract_content", "page_markdown", "register"]
 
@@ -84,8 +86,10 @@ async def extract_content(goal: str, ctx: ActionContext) -> ActionResult:
         )
     page = content[: settings.extract_llm_max_chars]
     messages = [SystemMessage(content=_SYSTEM), HumanMessage(content=f"Goal: {goal}\n\nPage:\n{page}")]
-    reply = await llm.ainvoke(messages)
-    answer = reply.content if isinstance(reply.content, str) else str(reply.content)
+    try:
+        answer, _usage = await ask_text(llm, messages)
+    except ModelError as exc:  # the extraction model failed after retries: the agent can go on without it
+        raise ActionError(f"The extraction model failed ({exc}); use the page state instead.") from exc
     return ActionResult(
         extracted_content=f"Extracted for {goal!r}:\n{answer.strip()}", include_in_memory=True
     )
