@@ -10,20 +10,10 @@ from playwright.async_api import Browser
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import ActionResult, Controller, ControllerSettings
 from browser_agent.testing import ScriptedChatModel
+from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
 pytestmark = pytest.mark.integration
-
-
-async def index_of(session: BrowserSession, text: str) -> int:
-    """The index of the first element whose name, text or attributes contain ``text`` (fresh state)."""
-    state = await session.state()
-    assert state.snapshot is not None
-    for node in state.snapshot.selector_map.values():
-        if text in " ".join([node.name, node.text, *node.attributes.values()]):
-            return node.index
-    found = [(n.index, n.tag, n.name) for n in state.snapshot.selector_map.values()]
-    raise AssertionError(f"no element shows {text!r}; elements: {found}")
 
 
 async def run1(session: BrowserSession, action: dict[str, object], **kwargs: object) -> ActionResult:

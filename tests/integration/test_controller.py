@@ -7,19 +7,10 @@ from playwright.async_api import Page
 
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionContext, ActionResult, Controller
+from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
 pytestmark = pytest.mark.integration
-
-
-async def index_of(session: BrowserSession, text: str) -> int:
-    """The index of the first element whose name, text or attributes contain ``text`` (fresh state)."""
-    state = await session.state()
-    assert state.snapshot is not None
-    for node in state.snapshot.selector_map.values():
-        if text in " ".join([node.name, node.text, *node.attributes.values()]):
-            return node.index
-    raise AssertionError(f"no element shows {text!r}")
 
 
 @pytest.fixture

@@ -7,7 +7,15 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from browser_agent import Agent, AgentHistory, BrowserSession, Controller, ReplayOptions, replay
+from browser_agent import (
+    Agent,
+    AgentHistory,
+    BrowserSession,
+    Controller,
+    ReplayOptions,
+    ReplayReport,
+    replay,
+)
 from browser_agent.cli import main as cli_main
 from browser_agent.demo.policy import find_index
 from browser_agent.demo.runner import replay_demo
@@ -45,19 +53,22 @@ async def _record(session: BrowserSession, url: str, tmp_path: Path) -> Path:
     return history.save(tmp_path / "run.json")
 
 
-def _retarget(history: AgentHistory | None, old: str, new: str) -> ReplayOptions:
-    return ReplayOptions(substitutions={old: new}, retries=1, retry_wait_s=0.05)
+async def _replay_on(
+    session: BrowserSession, server, tmp_path: Path, variant: str, **options: Any
+) -> ReplayReport:
+    """Record on the base page, then replay on ``variant`` (the recorded URL substituted)."""
+    base = server.url("replay/reports.html?v=base")
+    path = await _record(session, base, tmp_path)
+    controller = Controller()
+    subs = {base: server.url(f"replay/reports.html?v={variant}")} | options.pop("substitutions", {})
+    opts = ReplayOptions(substitutions=subs, **({"retries": 1, "retry_wait_s": 0.05} | options))
+    return await replay(AgentHistory.load(path, controller), session, controller, opts)
 
 
 async def test_replay_relocates_after_the_layout_shifted(
     session: BrowserSession, server, tmp_path: Path
 ) -> None:
-    base = server.url("replay/reports.html?v=base")
-    path = await _record(session, base, tmp_path)
-    controller = Controller()
-    history = AgentHistory.load(path, controller)
-    shifted = server.url("replay/reports.html?v=shift")
-    report = await replay(history, session, controller, _retarget(history, base, shifted))
+    report = await _replay_on(session, server, tmp_path, "shift")
     assert report.ok, report.stopped
     assert [a.status for a in report.actions] == ["done", "relocated", "relocated", "done"]
     assert await session.page.text_content("#log") == "archived Q1 report (row 2)"
@@ -67,23 +78,13 @@ async def test_replay_relocates_after_the_layout_shifted(
 async def test_near_duplicate_added_elsewhere_keeps_the_original(
     session: BrowserSession, server, tmp_path: Path
 ) -> None:
-    base = server.url("replay/reports.html?v=base")
-    path = await _record(session, base, tmp_path)
-    controller = Controller()
-    dup = server.url("replay/reports.html?v=dup")
-    report = await replay(
-        AgentHistory.load(path, controller), session, controller, _retarget(None, base, dup)
-    )
+    report = await _replay_on(session, server, tmp_path, "dup")
     assert report.ok
     assert await session.page.text_content("#log") == "archived Q1 report (row 0)"
 
 
 async def test_substituted_value_is_typed(session: BrowserSession, server, tmp_path: Path) -> None:
-    base = server.url("replay/reports.html?v=base")
-    path = await _record(session, base, tmp_path)
-    controller = Controller()
-    options = ReplayOptions(substitutions={"Q1": "Q3 numbers"})
-    report = await replay(AgentHistory.load(path, controller), session, controller, options)
+    report = await _replay_on(session, server, tmp_path, "base", substitutions={"Q1": "Q3 numbers"})
     assert report.ok
     assert await session.page.input_value("#q") == "Q3 numbers"
 
@@ -91,24 +92,13 @@ async def test_substituted_value_is_typed(session: BrowserSession, server, tmp_p
 async def test_ambiguous_match_stops_without_clicking(
     session: BrowserSession, server, tmp_path: Path
 ) -> None:
-    base = server.url("replay/reports.html?v=base")
-    path = await _record(session, base, tmp_path)
-    controller = Controller()
-    twin = server.url("replay/reports.html?v=twin")
-    report = await replay(
-        AgentHistory.load(path, controller), session, controller, _retarget(None, base, twin)
-    )
+    report = await _replay_on(session, server, tmp_path, "twin")
     assert report.stopped is not None and "ambiguous" in report.stopped
     assert report.actions[-1].status == "failed"
     assert await session.page.text_content("#log") == "nothing archived", "no guessed click"
 
 
 async def test_ambiguous_step_is_handed_to_the_llm(session: BrowserSession, server, tmp_path: Path) -> None:
-    base = server.url("replay/reports.html?v=base")
-    path = await _record(session, base, tmp_path)
-    controller = Controller()
-    twin = server.url("replay/reports.html?v=twin")
-
     def rescuer(messages: list[BaseMessage]) -> dict[str, Any]:
         text = str(messages[-1].content)
         assert "ambiguous" in text and "Recorded action" in text
@@ -119,8 +109,7 @@ async def test_ambiguous_step_is_handed_to_the_llm(session: BrowserSession, serv
         }
 
     llm = ScriptedChatModel(policy=rescuer)
-    options = ReplayOptions(substitutions={base: twin}, llm=llm, retries=0)
-    report = await replay(AgentHistory.load(path, controller), session, controller, options)
+    report = await _replay_on(session, server, tmp_path, "twin", llm=llm, retries=0)
     assert report.ok, report.stopped
     assert [a.status for a in report.actions][2] == "handed_to_llm"
     assert len(llm.calls) == 1
@@ -128,15 +117,8 @@ async def test_ambiguous_step_is_handed_to_the_llm(session: BrowserSession, serv
 
 
 async def test_removed_target_is_skipped_or_stops(session: BrowserSession, server, tmp_path: Path) -> None:
-    base = server.url("replay/reports.html?v=base")
-    path = await _record(session, base, tmp_path)
-    controller = Controller()
-    gone = server.url("replay/reports.html?v=gone")
-    history = AgentHistory.load(path, controller)
-    options = ReplayOptions(substitutions={base: gone}, on_failure="skip", retries=1, retry_wait_s=0.05)
-    report = await replay(history, session, controller, options)
-    statuses = [a.status for a in report.actions]
-    assert statuses[2] == "skipped", report.actions[2].message
+    report = await _replay_on(session, server, tmp_path, "gone", on_failure="skip")
+    assert [a.status for a in report.actions][2] == "skipped", report.actions[2].message
     assert await session.page.text_content("#log") == "nothing archived"
 
 
