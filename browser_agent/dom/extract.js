@@ -12,6 +12,7 @@
   const TEXT_CAP = o.textCap || 80;
   let textBudget = o.textTotal || 1500;
   const NAME_CAP = 60;
+  const CHAIN = 6; // ancestors (self included) kept per item: tells which card or row an item sits in
 
   let reg = window.__browserAgent;
   if (!reg || reg.v !== 1) {
@@ -56,6 +57,9 @@
 
   const out = [];
   const frames = {};
+  // Ids of the elements being visited, outermost first; numbers are per capture, only compared within it.
+  const stack = [];
+  let seq = 0;
   let above = 0;
   let below = 0;
 
@@ -215,6 +219,7 @@
       attrs: attrsOf(el, tag), states: statesOf(el, tag),
       x: r.left + offX, y: r.top + offY, w: r.width, h: r.height,
       anc: ancestorsOf(el), sib: siblingIndex(el), sh: inShadow, weak, own: 0, sub: 0, drop: false,
+      up: stack.slice(-CHAIN),
     };
     if (tag === "select") [rec.opts, rec.more] = optionsOf(el);
     if (tag === "textarea" || tag === "select") rec.skipText = true;
@@ -243,6 +248,16 @@
     out.push({ k: "f", id });
   }
 
+  // Two texts merge into one run only when each is at most one level below the container they share:
+  // a heading and the first line of the card under it stay apart, so each belongs to its own container.
+  function nearText(a, b) {
+    for (let i = a.length - 1; i >= 0; i--) {
+      const j = b.lastIndexOf(a[i]);
+      if (j >= 0) return a.length - 1 - i <= 1 && b.length - 1 - j <= 1;
+    }
+    return false;
+  }
+
   function addText(node, owner, parentEl, parentBox) {
     const raw = node.nodeValue;
     if (!raw || !/\S/.test(raw)) return;
@@ -260,8 +275,11 @@
     if (!t) return;
     textBudget -= t.length;
     const last = out[out.length - 1];
-    if (last && last.k === "t" && last.text.length + t.length < TEXT_CAP) last.text += " " + t;
-    else out.push({ k: "t", text: t });
+    const up = stack.slice(-CHAIN);
+    if (last && last.k === "t" && last.text.length + t.length < TEXT_CAP && nearText(last.up, up)) {
+      last.text += " " + t;
+      last.up = last.up.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
+    } else out.push({ k: "t", text: t, up });
   }
 
   function childrenOf(el, tag) {
@@ -293,6 +311,7 @@
     if (style.display === "none" || style.opacity === "0" || el.getAttribute("aria-hidden") === "true") return;
     if (tag === "iframe" || tag === "frame") { if (style.visibility === "visible") frameHole(el); return; }
     const visible = style.visibility === "visible" && style.contentVisibility !== "hidden";
+    stack.push(++seq);
     const strong = visible && strongKind(el, tag);
     const weak = visible && !strong && weakKind(el, tag, style, parentPointer);
     let mine = owner;
@@ -313,6 +332,7 @@
       const sr = shadowOf(el);
       walk(el, tag, mine, style.cursor === "pointer", visible, inShadow || !!sr);
     }
+    stack.pop();
     if (mine !== owner) finish(mine, owner);
   }
 

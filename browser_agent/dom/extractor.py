@@ -200,7 +200,9 @@ class _Builder:
         for item in result.data.get("items", []):
             kind = item.get("k")
             if kind == "t":
-                self.items.append(TextNode(text=item["text"], frame_id=frame_id))
+                self.items.append(
+                    TextNode(text=item["text"], frame_id=frame_id, chain=tuple(item.get("up") or ()))
+                )
             elif kind == "f":
                 child = result.children.get(item["id"])
                 if child is not None:
@@ -230,6 +232,7 @@ class _Builder:
             in_shadow=bool(item.get("sh")),
             is_new=self._seen is not None and element_id not in self._seen,
             weak=bool(item.get("weak")),
+            chain=tuple(item.get("up") or ()),
         )
         self.selector_map[index] = node
         self.items.append(node)

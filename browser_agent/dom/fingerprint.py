@@ -6,7 +6,9 @@ names, React ``:r1:`` ids) are left out, because they change on every build or l
 
 ``identity_conflict`` is the hard gate used by ``browser_agent.dom.matching.locate``: it says why a
 candidate cannot be the recorded element (another tag family, another name, another stable id, another
-frame, missing the context that told the element apart from its twins when it was recorded).
+frame). Telling an element apart from its twins (every card's "Add to cart") takes the page around it:
+``group`` holds labels of its own card or row (``browser_agent.dom.groups``), checked by ``locate``;
+``anchors`` holds neighbouring labels in reading order, the fallback for twins that share one container.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from browser_agent.dom.generated import is_generated_token
+from browser_agent.dom.groups import CardIndex, card_depth, item_label, label_shown, norm
 from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
 
 __all__ = [
@@ -30,7 +33,7 @@ __all__ = [
 ]
 
 FORMAT_VERSION = 1
-_CAP = 100
+_GROUP_LABELS = 2
 _CONTEXT_SPAN = 4  # labels kept per side; anchors come from the nearest three
 # Attributes that name an element on purpose; a different value means a different element.
 _STRONG_KEYS = ("id", "name", "data-testid", "data-test", "data-qa", "data-cy", "href", "for")
@@ -64,10 +67,6 @@ _SEMANTIC_TAGS = frozenset(
 )
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.lower().split())[:_CAP]
-
-
 @dataclass(frozen=True, slots=True)
 class Fingerprint:
     """The signals that identify one element, JSON-safe through ``to_dict``/``from_dict``.
@@ -75,7 +74,9 @@ class Fingerprint:
     ``before``/``after`` are the nearest texts or element names on each side in reading order.
     ``anchors`` are set only when the page held twins of the element (same identity) when it was
     recorded: ``(side, distance, label)`` for the neighbouring texts that told it apart; a candidate must
-    show each of them on the same side, at most one step further away.
+    show each of them on the same side, at most one step further away. ``group`` is set instead when
+    the twins sat in other cards or rows: up to two labels of the element's own card, ``group_depth``
+    levels above it, that no twin's card showed; a candidate's card must show one of them.
     """
 
     tag: str
@@ -93,6 +94,8 @@ class Fingerprint:
     after: tuple[str, ...] = ()
     anchors: tuple[tuple[str, int, str], ...] = ()
     twins: int = 0
+    group: tuple[str, ...] = ()
+    group_depth: int = 0
 
     @property
     def family(self) -> str:
@@ -115,7 +118,7 @@ class Fingerprint:
         """A JSON-safe dict (lists, strings, numbers) for saving in a run history."""
         data = asdict(self)
         data["attributes"] = [list(pair) for pair in self.attributes]
-        for key in ("classes", "ancestors", "frame_path", "position", "before", "after"):
+        for key in ("classes", "ancestors", "frame_path", "position", "before", "after", "group"):
             data[key] = list(data[key])
         data["anchors"] = [list(anchor) for anchor in self.anchors]
         data["version"] = FORMAT_VERSION
@@ -147,6 +150,8 @@ class Fingerprint:
             after=tuple(data.get("after", ())),
             anchors=tuple((str(s), int(d), str(label)) for s, d, label in data.get("anchors", ())),
             twins=int(data.get("twins", 0)),
+            group=tuple(str(label) for label in data.get("group", ())),
+            group_depth=int(data.get("group_depth", 0)),
         )
 
 
@@ -172,7 +177,7 @@ def _stable_attributes(node: ElementNode) -> tuple[tuple[str, str], ...]:
             value = _href_path(value)
         if key == "value" and not (node.tag == "button" or input_type in _BUTTON_INPUT_TYPES):
             continue  # the value of a text field is what was typed, not who the field is
-        kept.append((key, _norm(value) if key in ("aria-label", "title", "alt", "value") else value))
+        kept.append((key, norm(value) if key in ("aria-label", "title", "alt", "value") else value))
     return tuple(kept)
 
 
@@ -203,12 +208,6 @@ def _ancestors(node: ElementNode) -> tuple[str, ...]:
     return tuple(sig for sig in stable if sig)[:6]
 
 
-def _item_label(item: ElementNode | TextNode) -> str:
-    if isinstance(item, TextNode):
-        return _norm(item.text)
-    return _norm(item.name or item.text)
-
-
 def _neighbour_items(
     snapshot: DomSnapshot, node: ElementNode
 ) -> tuple[list[ElementNode | TextNode], list[ElementNode | TextNode]]:
@@ -219,7 +218,7 @@ def _neighbour_items(
         where = next((i for i, item in enumerate(items) if item == node), None)
     if where is None:
         return [], []
-    same = [item for item in items if item.frame_id == node.frame_id and _item_label(item)]
+    same = [item for item in items if item.frame_id == node.frame_id and item_label(item)]
     at = next((i for i, item in enumerate(same) if item is items[where]), None)
     if at is None:
         return [], []
@@ -228,7 +227,7 @@ def _neighbour_items(
 
 def _neighbours(snapshot: DomSnapshot, node: ElementNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
     before, after = _neighbour_items(snapshot, node)
-    return tuple(map(_item_label, before)), tuple(map(_item_label, after))
+    return tuple(map(item_label, before)), tuple(map(item_label, after))
 
 
 def _position(node: ElementNode, snapshot: DomSnapshot) -> tuple[float, float]:
@@ -248,7 +247,7 @@ def raw_fingerprint(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
         tag=node.tag.lower(),
         role=node.role,
         name=_identity_label(node),
-        text=_norm(node.text),
+        text=norm(node.text),
         attributes=_stable_attributes(node),
         classes=_stable_classes(node),
         ancestors=_ancestors(node),
@@ -273,6 +272,9 @@ def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
     if not twins:
         return fingerprint
     twin_nodes = [o for o in snapshot.selector_map.values() if o is not node and _is_twin(o, twins)]
+    depth, group = _group(node, snapshot, twin_nodes)
+    if group:
+        return replace(fingerprint, group=group, group_depth=depth, twins=len(twins))
     before, after = _neighbour_items(snapshot, node)
     owned = [
         anchor
@@ -287,12 +289,24 @@ def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
     return replace(fingerprint, anchors=tuple(anchors), twins=len(twins))
 
 
+def _group(node: ElementNode, snapshot: DomSnapshot, twins: list[ElementNode]) -> tuple[int, tuple[str, ...]]:
+    """The depth of the element's card and the nearest of its labels that no twin's card shows."""
+    depth, cards = card_depth(node, twins), CardIndex(snapshot)
+    mine = cards.labels(node, depth)
+    if not mine:
+        return 0, ()
+    everyone = [node, *twins]
+    theirs = [label for twin in twins for label in cards.labels(twin, card_depth(twin, everyone))]
+    distinct = [label for label in dict.fromkeys(mine) if not label_shown(label, theirs)]
+    return depth, tuple(distinct[:_GROUP_LABELS])
+
+
 def _identity_label(node: ElementNode) -> str:
     """The accessible name; the visible text stands in when the extractor left the name empty because
     it equals the text (fields are left alone: their text is what was typed)."""
     if node.name or node.tag.lower() in ("input", "textarea", "select"):
-        return _norm(node.name)
-    return _norm(node.text)
+        return norm(node.name)
+    return norm(node.text)
 
 
 def _is_twin(node: ElementNode, twins: list[Fingerprint]) -> bool:
@@ -340,8 +354,7 @@ def _distinct_label(
 def _shows(fingerprint: Fingerprint, anchor: tuple[str, int, str]) -> bool:
     """Whether the label is on the given side within one step more than recorded (a banner may slip in)."""
     side, distance, label = anchor
-    padded = f" {label} "
-    return any(padded in f" {other} " for other in _side(fingerprint, side)[: distance + 1])
+    return label_shown(label, _side(fingerprint, side)[: distance + 1])
 
 
 def _strong_match(recorded: Fingerprint, candidate: Fingerprint) -> bool:

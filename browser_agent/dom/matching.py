@@ -1,7 +1,9 @@
 """Re-locate a fingerprinted element in a fresh snapshot, or say clearly why not.
 
 Every element is first passed through the hard gate (``identity_conflict``): another tag family, name,
-stable id, frame or missing distinguishing context rules it out whatever else matches. Survivors are
+stable id, frame or missing distinguishing context rules it out whatever else matches; when the element
+was told apart from its twins by its card or row, a candidate's own card must show one of the recorded
+labels (``browser_agent.dom.groups``). Survivors are
 scored on weighted signals; the best is returned only when it is above ``threshold`` and ahead of the
 runner-up by ``margin``. A wrong element is a bug, an abstention is not: when in doubt, abstain.
 """
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from browser_agent.dom.fingerprint import Fingerprint, identity_conflict, raw_fingerprint
+from browser_agent.dom.groups import CardIndex, label_shown
 from browser_agent.dom.models import DomSnapshot, ElementNode
 
 __all__ = ["DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "LocateResult", "locate", "similarity"]
@@ -28,6 +31,7 @@ _WEIGHTS = {
     "classes": 0.06,
     "ancestors": 0.1,
     "context": 0.16,
+    "card": 0.16,
     "sibling": 0.04,
     "position": 0.1,
 }
@@ -61,15 +65,7 @@ def locate(
         threshold: The lowest score (0-1) accepted for the best candidate.
         margin: How far the best must lead the runner-up; closer than this is ``ambiguous``.
     """
-    scored: list[tuple[float, ElementNode]] = []
-    rejected: list[str] = []
-    for node in snapshot.selector_map.values():
-        candidate = raw_fingerprint(node, snapshot)
-        conflict = identity_conflict(fingerprint, candidate)
-        if conflict is None:
-            scored.append((round(similarity(fingerprint, candidate), 4), node))
-        elif fingerprint.family == candidate.family and len(rejected) < _TOP:
-            rejected.append(f"[{node.index}] {conflict}")
+    scored, rejected = _scored_candidates(fingerprint, snapshot)
     scored.sort(key=lambda pair: (-pair[0], pair[1].index))
     top = tuple((node.index, score) for score, node in scored[:_TOP])
     target = fingerprint.describe()
@@ -88,14 +84,62 @@ def locate(
     return LocateResult(best, best_score, "found", f"found {_label(best, best_score)}", top)
 
 
+def _scored_candidates(
+    fingerprint: Fingerprint, snapshot: DomSnapshot
+) -> tuple[list[tuple[float, ElementNode]], list[str]]:
+    """Every element that passes the hard gates with its score, and why the nearest look-alikes did not."""
+    survivors: list[tuple[ElementNode, Fingerprint]] = []
+    by_name: list[str] = []
+    others: list[str] = []
+    for node in snapshot.selector_map.values():
+        candidate = raw_fingerprint(node, snapshot)
+        conflict = identity_conflict(fingerprint, candidate)
+        if conflict is None:
+            survivors.append((node, candidate))
+        elif fingerprint.family == candidate.family:
+            # Look-alikes by name first: "another name" says the least about why the element is missing.
+            (by_name if candidate.name == fingerprint.name else others).append(f"[{node.index}] {conflict}")
+    if not fingerprint.group:
+        scored = [(round(similarity(fingerprint, candidate), 4), node) for node, candidate in survivors]
+        return scored, (by_name + others)[:_TOP]
+    peers, cards = [node for node, _ in survivors], CardIndex(snapshot)
+    scored, outside = [], []
+    for node, candidate in survivors:
+        share = _card_share(fingerprint, cards, node, peers)
+        if isinstance(share, str):
+            outside.append(f"[{node.index}] {share}")
+        else:
+            scored.append((round(similarity(fingerprint, candidate, in_card=share), 4), node))
+    return scored, (outside + by_name + others)[:_TOP]
+
+
+def _card_share(
+    fingerprint: Fingerprint, cards: CardIndex, node: ElementNode, peers: list[ElementNode]
+) -> float | str:
+    """The share of the recorded card labels that ``node``'s own card or row shows, or why its card
+    cannot be the recorded element's (it has none, or shows none of the labels that told it apart)."""
+    labels = cards.own_card(node, fingerprint.group_depth, peers)
+    if labels is None:
+        return "not in a card or row of its own"
+    shown = sum(1 for label in fingerprint.group if label_shown(label, labels))
+    if not shown:
+        return f"not in the card or row of {fingerprint.group[0]!r}"
+    return shown / len(fingerprint.group)
+
+
 def _label(node: ElementNode, score: float) -> str:
     name = node.name or node.text
     return f"[{node.index}] <{node.tag}> {name[:40]!r} {score:.2f}"
 
 
-def similarity(recorded: Fingerprint, candidate: Fingerprint) -> float:
-    """A 0-1 score of how well ``candidate`` matches ``recorded``, over the signals ``recorded`` has."""
+def similarity(recorded: Fingerprint, candidate: Fingerprint, *, in_card: float | None = None) -> float:
+    """A 0-1 score of how well ``candidate`` matches ``recorded``, over the signals ``recorded`` has.
+
+    ``in_card`` is the share of the recorded card labels that the candidate's own card shows, when the
+    caller checked it (it needs the whole snapshot).
+    """
     parts: dict[str, float | None] = {
+        "card": in_card,
         "name": _equal(recorded.name, candidate.name) if recorded.name else None,
         "text": _equal(recorded.text, candidate.text) if recorded.text else None,
         "role": _equal(recorded.role or "", candidate.role or "") if recorded.role else None,

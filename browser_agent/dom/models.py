@@ -36,6 +36,8 @@ class ElementNode:
     re-captures, unlike ``index``); ``frame_id`` names the frame it lives in (0 is the top frame).
     ``weak`` is True when only a hint (a click listener, ``onclick``, ``cursor: pointer``) made it
     interactive, rather than its tag, ARIA role, tabindex or contenteditable.
+    ``chain`` numbers the element and its nearest ancestors (outermost first) within one capture of its
+    frame: items sharing a number sit in the same container (see ``browser_agent.dom.groups``).
     """
 
     index: int
@@ -56,14 +58,17 @@ class ElementNode:
     in_shadow: bool = False
     is_new: bool = False
     weak: bool = False
+    chain: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class TextNode:
-    """Visible text between interactive elements (already trimmed and capped)."""
+    """Visible text between interactive elements (already trimmed and capped); ``chain`` as for
+    ``ElementNode``, the containers that hold all of the text."""
 
     text: str
     frame_id: int = 0
+    chain: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

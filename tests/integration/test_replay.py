@@ -141,3 +141,56 @@ def test_cli_reports_a_bad_history_file_without_a_traceback(tmp_path: Path, caps
     assert cli_main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "UserError" in err and "not a readable browser_agent history" in err
+
+
+def _in_card(page: str, product: str, label: str) -> int:
+    """The index of the ``label`` button that follows ``product`` in the rendered page."""
+    lines = page.splitlines()
+    start = next(i for i, line in enumerate(lines) if product in line)
+    return next(find_index(line, "button", label) for line in lines[start:] if label in line)
+
+
+async def _replay_twins(session: BrowserSession, server, tmp_path: Path, variant: str) -> ReplayReport:
+    """Record on cards.html: heart Oak Desk, then add Red Cap to the cart; replay on ``variant``.
+
+    Each card's two buttons are twins of every other card's; only the card around them tells them apart.
+    """
+    base = server.url("replay/cards.html?v=base")
+
+    def policy(messages: list[BaseMessage]) -> dict[str, Any]:
+        page = _page(messages)
+        if "added Red Cap" in page:
+            action: dict[str, Any] = {"action": "done", "text": "done"}
+        elif "wished Oak Desk" in page:
+            action = {"action": "click_element", "index": _in_card(page, "Red Cap", "Add to cart")}
+        elif "nothing yet" in page:
+            action = {"action": "click_element", "index": _in_card(page, "Oak Desk", "Wishlist")}
+        else:
+            action = {"action": "go_to_url", "url": base}
+        return {"current_state": _brain("shop"), "action": [action]}
+
+    task = "Heart the Oak Desk, add the Red Cap"
+    history = await Agent(task, ScriptedChatModel(policy=policy), browser=session).run(6)
+    assert history.is_done()
+    assert await session.page.text_content("#log") == "wished Oak Desk; added Red Cap"
+    controller = Controller()
+    path = history.save(tmp_path / "cards.json")
+    subs = {base: server.url(f"replay/cards.html?v={variant}")}
+    opts = ReplayOptions(substitutions=subs, retries=0, on_failure="skip")
+    return await replay(AgentHistory.load(path, controller), session, controller, opts)
+
+
+async def test_twin_buttons_are_found_in_their_own_card_after_it_moved(
+    session: BrowserSession, server, tmp_path: Path
+) -> None:
+    report = await _replay_twins(session, server, tmp_path, "moved")
+    assert [a.status for a in report.actions] == ["done", "relocated", "relocated", "done"], report.actions
+    assert await session.page.text_content("#log") == "wished Oak Desk; added Red Cap"
+
+
+async def test_twin_button_gone_from_its_card_is_not_replaced_by_a_neighbour(
+    session: BrowserSession, server, tmp_path: Path
+) -> None:
+    report = await _replay_twins(session, server, tmp_path, "gone")
+    assert [a.status for a in report.actions] == ["done", "skipped", "relocated", "done"], report.actions
+    assert await session.page.text_content("#log") == "added Red Cap"

@@ -1,0 +1,125 @@
+"""Cards and rows: the container that sets an element apart from its look-alikes, and what it holds.
+
+The extractor numbers each item's nearest containers (``chain``, outermost first, the element itself
+last). An element's *card* is its highest container that holds none of its look-alikes: the product
+card of an "Add to cart" button, the table row of an "Edit" button. The labels inside the card belong
+to the element and go with it when the list is reordered or the card is moved elsewhere on the page;
+labels beside it in reading order but outside the card (the next card's title) do not.
+
+All functions are pure and compare numbers within one snapshot only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
+
+__all__ = ["CardIndex", "card_depth", "item_label", "label_shown", "labels_in_card", "norm"]
+
+_CAP = 100
+
+
+def norm(text: str) -> str:
+    """Lower-cased, whitespace-collapsed, capped: the form labels are compared in."""
+    return " ".join(text.lower().split())[:_CAP]
+
+
+def item_label(item: ElementNode | TextNode) -> str:
+    """What an item says: a text's words, an element's name or else its text."""
+    if isinstance(item, TextNode):
+        return norm(item.text)
+    return norm(item.name or item.text)
+
+
+def label_shown(label: str, labels: Iterable[str]) -> bool:
+    """Whether ``label`` appears, as whole words, in one of ``labels`` (text runs merge, so ``$24.00``
+    may come back as ``$24.00 new``)."""
+    padded = f" {label} "
+    return any(padded in f" {other} " for other in labels)
+
+
+def card_depth(node: ElementNode, peers: Iterable[ElementNode]) -> int:
+    """How many levels above ``node`` its card is; 0 when a look-alike shares its parent (no card).
+
+    Look-alikes in other frames share no container with ``node`` and do not limit the card; without
+    any in the frame, the card is the highest container the extractor numbered.
+    """
+    chain = node.chain
+    if len(chain) < 2:
+        return 0
+    deepest_shared = -1
+    for peer in peers:
+        if peer is node or peer.frame_id != node.frame_id or not peer.chain:
+            continue
+        theirs = set(peer.chain)
+        shared = max((i for i, number in enumerate(chain) if number in theirs), default=-1)
+        deepest_shared = max(deepest_shared, shared)
+    return max(0, len(chain) - 2 - deepest_shared)
+
+
+class CardIndex:
+    """The labelled items of one snapshot filed under every container that holds them, built once so
+    that asking for the labels of many cards stays linear in the size of the page."""
+
+    def __init__(self, snapshot: DomSnapshot) -> None:
+        self._where: dict[int, int] = {}
+        self._shared: dict[tuple[int, int], Counter[str]] = {}
+        self._boxes: dict[tuple[int, int], list[tuple[int, str, tuple[int, ...]]]] = {}
+        for at, item in enumerate(snapshot.items):
+            if isinstance(item, ElementNode):
+                self._where[id(item)] = at
+            label = item_label(item)
+            if not label:
+                continue
+            for box in item.chain:
+                self._boxes.setdefault((item.frame_id, box), []).append((at, label, item.chain))
+
+    def labels(self, node: ElementNode, depth: int) -> list[str]:
+        """The labels inside the container ``depth`` levels above ``node``, except ``node`` and what
+        lies inside it, nearest in reading order first."""
+        if not 0 < depth < len(node.chain):
+            return []
+        where, own = self._where.get(id(node), 0), node.chain[-1]
+        entries = self._boxes.get((node.frame_id, node.chain[-1 - depth]), [])
+        found = sorted((abs(at - where), label) for at, label, chain in entries if own not in chain)
+        return [label for _, label in found]
+
+    def own_card(self, node: ElementNode, depth: int, peers: list[ElementNode]) -> list[str] | None:
+        """The labels of ``node``'s card ``depth`` levels up, or None when that container also holds a
+        look-alike (its labels could belong to either) or there is none.
+
+        When the container at ``depth`` says nothing of its own (it is empty, or every label in it is
+        also in the same container of another look-alike: a wrapper or an actions bar added since the
+        recording), the container one level up is the card instead.
+        """
+        for level in (depth, depth + 1):
+            if not 0 < level < len(node.chain):
+                return None
+            box = node.chain[-1 - level]
+            if any(p is not node and p.frame_id == node.frame_id and box in p.chain for p in peers):
+                return None
+            labels = self.labels(node, level)
+            if level > depth or not self._only_shared(labels, node, depth, peers):
+                return labels
+        return None
+
+    def _only_shared(
+        self, labels: list[str], node: ElementNode, depth: int, peers: list[ElementNode]
+    ) -> bool:
+        """Whether every label is also in the container ``depth`` levels above some other look-alike."""
+        if not labels:
+            return True
+        key = (depth, id(peers))
+        counts = self._shared.get(key)
+        if counts is None:
+            counts = Counter(label for p in peers for label in set(self.labels(p, depth)))
+            self._shared[key] = counts
+        mine = set(self.labels(node, depth)) if any(p is node for p in peers) else set()
+        return all(counts[label] - (label in mine) > 0 for label in labels)
+
+
+def labels_in_card(snapshot: DomSnapshot, node: ElementNode, depth: int) -> list[str]:
+    """The labels inside the container ``depth`` levels above ``node``, nearest in reading order first."""
+    return CardIndex(snapshot).labels(node, depth)
