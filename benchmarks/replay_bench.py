@@ -115,12 +115,32 @@ def _strip(snapshot: DomSnapshot) -> DomSnapshot:
 
 
 async def _capture(
-    session: BrowserSession, url: str, options: ExtractOptions | None = None
+    session: BrowserSession, url: str | None, options: ExtractOptions | None = None
 ) -> tuple[DomSnapshot, dict[int, str]]:
-    await session.page.goto(url, wait_until="load")
+    """Capture ``url`` (or the page as it is, when None) with the bench keys read beside it."""
+    if url is not None:
+        await session.page.goto(url, wait_until="load")
     snapshot = await extract_snapshot(session.page, options=options)
     keys = await _bench_keys(session, snapshot)
     return _strip(snapshot), keys
+
+
+async def _record(session: BrowserSession, url: str, targets: list[str]) -> dict[str, Fingerprint]:
+    """Fingerprint every target as an agent would see it: from a viewport capture, scrolling to the
+    targets below the fold first."""
+    snapshot, keys = await _capture(session, url)
+    prints: dict[str, Fingerprint] = {}
+    for key in targets:
+        if key not in keys.values():
+            selector = f"[{KEY}='{key}']"
+            await session.page.eval_on_selector(selector, "el => el.scrollIntoView({block: 'center'})")
+            snapshot, keys = await _capture(session, None)
+        index = next((i for i, k in keys.items() if k == key), None)
+        if index is None:
+            print(f"  extractor did not index target {key}", file=sys.stderr)
+            continue
+        prints[key] = fingerprint_of(snapshot.selector_map[index], snapshot)
+    return prints
 
 
 def _judge(kind: str, key: str, located: ElementNode | None, keys: dict[int, str]) -> str:
@@ -140,12 +160,7 @@ async def _bench_page(
     options: argparse.Namespace,
 ) -> list[Outcome]:
     server.docs[f"/{spec.name}/original"] = _document(spec, spec.body.render())
-    snapshot, keys = await _capture(session, f"{base}/{spec.name}/original")
-    by_key = {key: snapshot.selector_map[index] for index, key in keys.items()}
-    missing = [key for key in spec.targets if key not in by_key]
-    if missing:
-        print(f"  {spec.name}: extractor did not index targets {missing}", file=sys.stderr)
-    prints = {key: fingerprint_of(by_key[key], snapshot) for key in spec.targets if key in by_key}
+    prints = await _record(session, f"{base}/{spec.name}/original", spec.targets)
     outcomes: list[Outcome] = []
     for kind in kinds:
         rng = random.Random(f"{spec.name}/{kind}")

@@ -59,6 +59,7 @@
   const frames = {};
   // Ids of the elements being visited, outermost first; numbers are per capture, only compared within it.
   const stack = [];
+  const blocks = []; // the ids of the block-level elements among them
   let seq = 0;
   let above = 0;
   let below = 0;
@@ -248,16 +249,6 @@
     out.push({ k: "f", id });
   }
 
-  // Two texts merge into one run only when each is at most one level below the container they share:
-  // a heading and the first line of the card under it stay apart, so each belongs to its own container.
-  function nearText(a, b) {
-    for (let i = a.length - 1; i >= 0; i--) {
-      const j = b.lastIndexOf(a[i]);
-      if (j >= 0) return a.length - 1 - i <= 1 && b.length - 1 - j <= 1;
-    }
-    return false;
-  }
-
   function addText(node, owner, parentEl, parentBox) {
     const raw = node.nodeValue;
     if (!raw || !/\S/.test(raw)) return;
@@ -276,10 +267,12 @@
     textBudget -= t.length;
     const last = out[out.length - 1];
     const up = stack.slice(-CHAIN);
-    if (last && last.k === "t" && last.text.length + t.length < TEXT_CAP && nearText(last.up, up)) {
+    const blk = blocks[blocks.length - 1];
+    // Texts merge into one run only inside one block: a heading and the card under it stay apart.
+    if (last && last.k === "t" && last.blk === blk && last.text.length + t.length < TEXT_CAP) {
       last.text += " " + t;
       last.up = last.up.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
-    } else out.push({ k: "t", text: t, up });
+    } else out.push({ k: "t", text: t, up, blk });
   }
 
   function childrenOf(el, tag) {
@@ -312,6 +305,8 @@
     if (tag === "iframe" || tag === "frame") { if (style.visibility === "visible") frameHole(el); return; }
     const visible = style.visibility === "visible" && style.contentVisibility !== "hidden";
     stack.push(++seq);
+    const block = style.display !== "inline" && style.display !== "contents";
+    if (block) blocks.push(seq);
     const strong = visible && strongKind(el, tag);
     const weak = visible && !strong && weakKind(el, tag, style, parentPointer);
     let mine = owner;
@@ -333,6 +328,7 @@
       walk(el, tag, mine, style.cursor === "pointer", visible, inShadow || !!sr);
     }
     stack.pop();
+    if (block) blocks.pop();
     if (mine !== owner) finish(mine, owner);
   }
 
@@ -351,6 +347,7 @@
   for (const it of out) {
     if (it.drop) continue;
     if (it.k === "e") { delete it.own; delete it.sub; delete it.drop; delete it.skipText; }
+    else if (it.k === "t") delete it.blk;
     items.push(it);
   }
   const se = document.scrollingElement || root;
