@@ -21,6 +21,10 @@ class BrowserConfig(BaseModel):
 
     All timeouts are in milliseconds. ``allowed_domains`` uses patterns such as ``example.com``,
     ``*.example.com`` or ``http://127.0.0.1:*``; ``None`` allows every domain.
+
+    After an action the page settles: the load event, the tab's fetches, then one rendering frame
+    without DOM changes, all within ``settle_max_ms``. ``settle_quiet_ms`` > 0 also asks for that long
+    without any DOM change, for pages that change it on timers after a pause.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -37,7 +41,7 @@ class BrowserConfig(BaseModel):
     launch_timeout_ms: float = 30_000
     action_timeout_ms: float = 5_000
     navigation_timeout_ms: float = 20_000
-    settle_quiet_ms: float = 40
+    settle_quiet_ms: float = 0
     settle_max_ms: float = 3_000
     block_external_network: bool = False
     accept_dialogs: bool = True

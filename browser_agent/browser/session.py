@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import TracebackType
 
@@ -176,9 +177,25 @@ class BrowserSession:
         await self.settle(page)
 
     async def settle(self, page: Page | None = None) -> None:
-        """Wait, bounded, for the load event and a short DOM-quiet window."""
+        """Wait, bounded, for the load event, the tab's fetches and a rendering frame without DOM changes."""
         cfg = self.config
-        await wait_for_settle(page or self.page, quiet_ms=cfg.settle_quiet_ms, max_ms=cfg.settle_max_ms)
+        page = page or self.page
+        requests = self._tabs.requests_of(page)
+        await wait_for_settle(page, quiet_ms=cfg.settle_quiet_ms, max_ms=cfg.settle_max_ms, requests=requests)
+
+    @contextlib.asynccontextmanager
+    async def watch_input(self) -> AsyncIterator[bool]:
+        """Around an input to the current tab (a click, a key press): on leaving, wait until a navigation of
+        the tab it started has committed or stopped, and a window it opened is a tab here (each capped by
+        ``action_timeout_ms``). Yields ``False`` when the browser cannot tell (not Chromium): no wait then.
+        """
+        signals = await self._tabs.signals_of(self.page)
+        if signals is None:
+            yield False
+            return
+        mark = signals.mark(self._tabs.opened)
+        yield True
+        await signals.wait(mark, lambda: self._tabs.opened, self.config.action_timeout_ms / 1000)
 
     # -- observation -----------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Tab bookkeeping: stable tab ids, following new tabs, and the page events worth telling the model."""
+"""Tab bookkeeping: stable tab ids, following new tabs, each tab's fetches in flight, and the page
+events worth telling the model."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 from playwright.async_api import Dialog, Download, Page
 
 from browser_agent.browser.config import BrowserConfig
+from browser_agent.browser.network import RequestTracker
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.signals import TabSignals
 from browser_agent.browser.state import TabInfo
 from browser_agent.errors import TabClosedError
 
@@ -21,6 +24,9 @@ class TabRegistry:
     def __init__(self, config: BrowserConfig) -> None:
         self._config = config
         self._pages: dict[int, Page] = {}
+        self._requests: dict[int, RequestTracker] = {}
+        self._signals: dict[int, TabSignals | None] = {}
+        self.opened = 0  # tabs adopted so far, closed ones included
         self._next_id = 0
         self.current_id = -1
         self._events: list[str] = []
@@ -40,6 +46,11 @@ class TabRegistry:
         tab_id = self._next_id
         self._next_id += 1
         self._pages[tab_id] = page
+        self._requests[tab_id] = RequestTracker(page)
+        self.opened += 1
+        for signals in self._signals.values():
+            if signals is not None:
+                signals.poke()  # an opener may be waiting for this tab
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)
         page.on("crash", lambda p: self.record(f"tab {self.id_of(p)} crashed"))
@@ -58,11 +69,30 @@ class TabRegistry:
         if tab_id is None:
             return
         del self._pages[tab_id]
+        del self._requests[tab_id]
+        self._signals.pop(tab_id, None)
         self.record(f"tab {tab_id} was closed")
         if self.current_id == tab_id:
             self.current_id = max(self._pages, default=-1)
             if self.current_id >= 0:
                 self.record(f"tab {self.current_id} is now current")
+
+    def requests_of(self, page: Page) -> RequestTracker | None:
+        """The fetch and XHR tracker of ``page``; ``None`` for a page that is not a tab here."""
+        tab_id = self.id_of(page)
+        return None if tab_id is None else self._requests[tab_id]
+
+    async def signals_of(self, page: Page) -> TabSignals | None:
+        """The navigation and new-window signals of tab ``page`` (made on first use); ``None`` without CDP."""
+        tab_id = self.id_of(page)
+        if tab_id is None:
+            return None
+        if tab_id not in self._signals:
+            try:
+                self._signals[tab_id] = await TabSignals.attach(page)
+            except PlaywrightError:
+                self._signals[tab_id] = None
+        return self._signals[tab_id]
 
     def get(self, tab_id: int) -> Page:
         page = self._pages.get(tab_id)

@@ -1,8 +1,8 @@
 """A local static server for test pages, bound to 127.0.0.1 on a random port.
 
 Besides the files under its root it answers a few special paths that tests need:
-``/__slow?ms=N`` (a response that takes N ms, capped at 10 s), ``/__download/NAME`` (a file sent as an
-attachment), ``/__status/CODE``.
+``/__slow?ms=N`` (a response that takes N ms, capped at 10 s), ``/__delay/N/PATH`` (the file at PATH,
+sent after N ms), ``/__download/NAME`` (a file sent as an attachment), ``/__status/CODE``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ class _Handler(SimpleHTTPRequestHandler):
             ms = min(int(parse_qs(parts.query).get("ms", ["1000"])[0]), 10_000)
             time.sleep(ms / 1000)
             self._send(200, "image/gif", b"GIF89a")
+        elif parts.path.startswith("/__delay/"):
+            ms, _, rest = parts.path.removeprefix("/__delay/").partition("/")
+            time.sleep(min(int(ms), 10_000) / 1000)
+            self.path = "/" + rest + (f"?{parts.query}" if parts.query else "")
+            super().do_GET()
         elif parts.path.startswith("/__download/"):
             name = parts.path.rsplit("/", 1)[-1]
             body = f"content of {name}\n".encode()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.async_api import ElementHandle, Page
 
 from browser_agent.browser.playwright_errors import map_action_errors
-from browser_agent.controller.actions.pointer import click_checked
+from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
@@ -27,7 +27,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
     Args:
         index: The element's index in the page state.
     """
-    node, handle = await ctx.element(index)
+    node = await ctx.node(index)
     if _is_file_input(node):
         raise ActionError(f"element {index} is a file input; use upload_file with its index and a file path.")
     opened: list[Page] = []
@@ -35,14 +35,22 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
     def on_page(page: Page) -> None:
         opened.append(page)
 
-    context = ctx.session.context
-    context.on("page", on_page)
+    session = ctx.session
+    session.context.on("page", on_page)
     try:
-        with map_action_errors(f"click on element {index}"):
-            await click_checked(handle)
-        await ctx.session.settle()
+        async with session.watch_input() as watched:
+            with map_action_errors(f"click on element {index}"):
+                frame = (await ctx.current_snapshot()).frames.get(node.frame_id)
+                # Without the watch, only Playwright's own click waits for the navigation it starts.
+                if not (
+                    watched
+                    and frame is not None
+                    and await click_at_point(session.page, frame, node.element_id)
+                ):
+                    await click_checked((await ctx.element(index))[1])
+        await session.settle()
     finally:
-        context.remove_listener("page", on_page)
+        session.context.remove_listener("page", on_page)
     if opened:
         return await _followed_new_tab(index, opened[-1], ctx)
     return ActionResult(extracted_content=f"Clicked element {index} ({_label(node)})")
@@ -121,9 +129,10 @@ async def send_keys(keys: str, ctx: ActionContext) -> str:
         keys: Keys or chords separated by spaces, e.g. "Enter", "Escape", "Control+a", "Tab Tab Enter".
     """
     names = keys.split() or [keys]
-    with map_action_errors(f"pressing {keys!r}"):
-        for name in names:
-            await ctx.page.keyboard.press(name)
+    async with ctx.session.watch_input():  # Enter may submit a form: its navigation is waited for
+        with map_action_errors(f"pressing {keys!r}"):
+            for name in names:
+                await ctx.page.keyboard.press(name)
     await ctx.session.settle()
     return f"Pressed {keys}"
 
