@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
 
-__all__ = ["CardIndex", "card_depth", "item_label", "label_shown", "labels_in_card", "norm"]
+__all__ = ["CardIndex", "card_depth", "item_label", "label_shown", "norm"]
 
 _CAP = 100
 
@@ -118,8 +118,3 @@ class CardIndex:
             self._shared[key] = counts
         mine = set(self.labels(node, depth)) if any(p is node for p in peers) else set()
         return all(counts[label] - (label in mine) > 0 for label in labels)
-
-
-def labels_in_card(snapshot: DomSnapshot, node: ElementNode, depth: int) -> list[str]:
-    """The labels inside the container ``depth`` levels above ``node``, nearest in reading order first."""
-    return CardIndex(snapshot).labels(node, depth)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from browser_agent.dom.fingerprint import Fingerprint, fingerprint_of
-from browser_agent.dom.groups import card_depth, labels_in_card
+from browser_agent.dom.groups import CardIndex, card_depth
 from browser_agent.dom.matching import locate
 from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
 
@@ -103,7 +103,7 @@ def test_twin_found_after_its_card_moved_to_another_container_and_was_wrapped() 
     after = capture([*items, TextNode("Related", chain=(1, 7, 8)), *moved])
     result = locate(recorded(), after)
     assert result.node is not None and result.node.chain[-1] == 951, result.reason
-    assert labels_in_card(after, result.node, 2) == ["add to cart", "cap $13.00"]
+    assert CardIndex(after).labels(result.node, 2) == ["add to cart", "cap $13.00"]
 
 
 def test_twin_gone_from_its_card_is_not_replaced_by_a_neighbour() -> None:
