@@ -65,7 +65,6 @@ class CardIndex:
 
     def __init__(self, snapshot: DomSnapshot) -> None:
         self._where: dict[int, int] = {}
-        self._shared: dict[tuple[int, int], Counter[str]] = {}
         self._boxes: dict[tuple[int, int], list[tuple[int, str, tuple[int, ...]]]] = {}
         for at, item in enumerate(snapshot.items):
             if isinstance(item, ElementNode):
@@ -86,9 +85,16 @@ class CardIndex:
         found = sorted((abs(at - where), label) for at, label, chain in entries if own not in chain)
         return [label for _, label in found]
 
-    def own_card(self, node: ElementNode, depth: int, peers: list[ElementNode]) -> list[str] | None:
+    def label_counts(self, peers: list[ElementNode], depth: int) -> Counter[str]:
+        """For each label, how many of ``peers`` show it in their container ``depth`` levels up."""
+        return Counter(label for peer in peers for label in set(self.labels(peer, depth)))
+
+    def own_card(
+        self, node: ElementNode, depth: int, peers: list[ElementNode], counts: Counter[str]
+    ) -> list[str] | None:
         """The labels of ``node``'s card ``depth`` levels up, or None when that container also holds a
-        look-alike (its labels could belong to either) or there is none.
+        look-alike (its labels could belong to either) or there is none. ``node`` is one of ``peers``,
+        ``counts`` is ``label_counts(peers, depth)``.
 
         When the container at ``depth`` says nothing of its own (it is empty, or every label in it is
         also in the same container of another look-alike: a wrapper or an actions bar added since the
@@ -101,20 +107,7 @@ class CardIndex:
             if any(p is not node and p.frame_id == node.frame_id and box in p.chain for p in peers):
                 return None
             labels = self.labels(node, level)
-            if level > depth or not self._only_shared(labels, node, depth, peers):
+            # Each label counts once for ``node`` itself: shared means another look-alike shows it too.
+            if level > depth or not all(counts[label] > 1 for label in set(labels)):
                 return labels
         return None
-
-    def _only_shared(
-        self, labels: list[str], node: ElementNode, depth: int, peers: list[ElementNode]
-    ) -> bool:
-        """Whether every label is also in the container ``depth`` levels above some other look-alike."""
-        if not labels:
-            return True
-        key = (depth, id(peers))
-        counts = self._shared.get(key)
-        if counts is None:
-            counts = Counter(label for p in peers for label in set(self.labels(p, depth)))
-            self._shared[key] = counts
-        mine = set(self.labels(node, depth)) if any(p is node for p in peers) else set()
-        return all(counts[label] - (label in mine) > 0 for label in labels)

@@ -103,9 +103,10 @@ def _scored_candidates(
         scored = [(round(similarity(fingerprint, candidate), 4), node) for node, candidate in survivors]
         return scored, (by_name + others)[:_TOP]
     peers, cards = [node for node, _ in survivors], CardIndex(snapshot)
+    counts = cards.label_counts(peers, fingerprint.group_depth)
     scored, outside = [], []
     for node, candidate in survivors:
-        share = _card_share(fingerprint, cards, node, peers)
+        share = _card_share(fingerprint, cards.own_card(node, fingerprint.group_depth, peers, counts))
         if isinstance(share, str):
             outside.append(f"[{node.index}] {share}")
         else:
@@ -113,12 +114,9 @@ def _scored_candidates(
     return scored, (outside + by_name + others)[:_TOP]
 
 
-def _card_share(
-    fingerprint: Fingerprint, cards: CardIndex, node: ElementNode, peers: list[ElementNode]
-) -> float | str:
-    """The share of the recorded card labels that ``node``'s own card or row shows, or why its card
-    cannot be the recorded element's (it has none, or shows none of the labels that told it apart)."""
-    labels = cards.own_card(node, fingerprint.group_depth, peers)
+def _card_share(fingerprint: Fingerprint, labels: list[str] | None) -> float | str:
+    """The share of the recorded card labels that a candidate's own card or row (``labels``) shows, or
+    why it cannot be the recorded element's card (there is none, or it shows none of those labels)."""
     if labels is None:
         return "not in a card or row of its own"
     shown = sum(1 for label in fingerprint.group if label_shown(label, labels))
