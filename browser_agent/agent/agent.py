@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
@@ -24,11 +22,11 @@ from browser_agent.agent.messages import MessageBuilder
 from browser_agent.agent.models import AgentSettings
 from browser_agent.agent.planner import make_plan
 from browser_agent.agent.replay import Listener, ReplayOptions, ReplayReport, replay
-from browser_agent.agent.step_runner import StepRunner
+from browser_agent.agent.step_runner import StepDeps, StepRunner
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import Controller
-from browser_agent.errors import AgentRunError
-from browser_agent.sensitive import SensitiveData, redact, redact_obj
+from browser_agent.errors import AgentRunError, ModelError
+from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
 __all__ = ["Agent"]
 
@@ -56,16 +54,16 @@ class Agent:
         controller: Controller | None = None,
         browser: BrowserSession | BrowserConfig | None = None,
         settings: AgentSettings | None = None,
-        sensitive_data: SensitiveData | None = None,
+        sensitive_data: SensitiveData | Secrets | None = None,
         hooks: AgentHooks | None = None,
     ) -> None:
         self.task = task
         self.llm = llm
         self.settings = settings or AgentSettings()
         self.controller = controller or Controller()
-        self.sensitive_data = dict(sensitive_data or {})
+        self.secrets = as_secrets(sensitive_data)
         self.hooks = hooks or AgentHooks()
-        self.history = AgentHistory(task=redact(task, self.sensitive_data))
+        self.history = AgentHistory(task=self.secrets.redact(task))
         self.session: BrowserSession | None = browser if isinstance(browser, BrowserSession) else None
         self._config = browser if isinstance(browser, BrowserConfig) else None
         self._messages = MessageBuilder(
@@ -73,7 +71,7 @@ class Agent:
             max_actions=self.settings.max_actions_per_step,
             max_input_tokens=self.settings.max_input_tokens,
             extend_system_message=self.settings.extend_system_message,
-            sensitive_data=self.sensitive_data,
+            secrets=self.secrets,
         )
         self._running = asyncio.Event()
         self._running.set()
@@ -100,7 +98,7 @@ class Agent:
         self, history: AgentHistory, options: ReplayOptions | None = None, on_action: Listener | None = None
     ) -> ReplayReport:
         """Replay ``history`` on this agent's browser without calling the model (see ``replay``)."""
-        opts = options or ReplayOptions(sensitive_data=self.sensitive_data)
+        opts = options or ReplayOptions(sensitive_data=self.secrets)
         async with self._session() as session:
             return await replay(history, session, self.controller, opts, on_action)
 
@@ -111,63 +109,114 @@ class Agent:
     async def run(self, max_steps: int = 50) -> AgentHistory:
         """Run until the model calls ``done``, ``max_steps`` pass, or ``stop()`` is called.
 
+        ``history.end_reason`` says which; ``history.is_successful()`` whether the task succeeded.
+
         Raises:
             AgentRunError: ``max_failures`` consecutive steps failed; ``.history`` holds the run.
         """
         try:
             async with self._session() as session:
-                runner = StepRunner(self, session)
-                await runner.run_initial_actions()
-                await self._loop(runner, max_steps)
+                runner = StepRunner(
+                    StepDeps(self.llm, self.controller, session, self.settings, self.secrets, self._messages)
+                )
+                first = await runner.initial_step()
+                if first is not None:
+                    self.history.append(first)
+                    runner.last_results = first.results
+                await self._loop(runner, session, max_steps)
         except (KeyboardInterrupt, asyncio.CancelledError):
+            self.history.end_reason = "interrupted"
             path = self._save_history()
             logger.warning("Interrupted; the history so far is saved to %s", path)
             raise
+        except AgentRunError:
+            raise
+        except BaseException:
+            self.history.end_reason = "error"
+            if self.settings.save_history_path is not None:
+                self._save_history()
+            raise
         if self._stop_requested:
+            self.history.end_reason = "stopped"
             path = self._save_history()
             logger.info("Stopped; the history so far is saved to %s", path)
         elif self.settings.save_history_path is not None:
             self._save_history()
         return self.history
 
-    async def _loop(self, runner: StepRunner, max_steps: int) -> None:
+    async def _loop(self, runner: StepRunner, session: BrowserSession, max_steps: int) -> None:
         plan: str | None = None
         for number in range(1, max_steps + 1):
             await self._running.wait()
             if self._stop_requested:
                 return
             await self.hooks.step_start(self, number)
-            step = await runner.step(number, max_steps, plan)
+            step = await self._bounded_step(runner, session, number, max_steps, plan)
             self.history.append(step)
+            self._count_outcome(step)
             await self.hooks.step_end(self, step)
             if self.history.is_done():
+                self.history.end_reason = "done"
                 return
             if self.consecutive_failures >= self.settings.max_failures:
-                if self.settings.save_history_path is not None:
-                    self._save_history()
-                raise AgentRunError(
-                    f"{self.consecutive_failures} steps failed in a row (max_failures="
-                    f"{self.settings.max_failures}); last error: {step.errors[-1] if step.errors else '?'}",
-                    history=self.history,
-                )
+                self._fail(step)
             plan = await self._plan_if_due(number)
+        self.history.end_reason = "max_steps"
         logger.info("Reached max_steps=%d without the task being done", max_steps)
+
+    async def _bounded_step(
+        self, runner: StepRunner, session: BrowserSession, number: int, max_steps: int, plan: str | None
+    ) -> AgentStep:
+        """The step, within ``step_timeout_s``; past it the step is failed and the tab's scripts stopped."""
+        limit = self.settings.step_timeout_s
+        try:
+            return await asyncio.wait_for(runner.step(number, max_steps, plan), timeout=limit)
+        except TimeoutError:
+            await session.unstick()
+            return runner.abandon(
+                f"The step took longer than {limit:g} s and was stopped (a page that never answers, or a "
+                "slow model: raise AgentSettings.step_timeout_s for slow models)."
+            )
+
+    def _fail(self, step: AgentStep) -> None:
+        self.history.end_reason = "max_failures"
+        if self.settings.save_history_path is not None:
+            self._save_history()
+        last = step.errors[-1] if step.errors else "?"
+        raise AgentRunError(
+            self.secrets.redact(
+                f"{self.consecutive_failures} steps failed in a row (max_failures="
+                f"{self.settings.max_failures}); last error: {last}"
+            ),
+            history=self.history,
+        )
 
     async def _plan_if_due(self, number: int) -> str | None:
         planner = self.settings.planner_llm
         if planner is None or number % self.settings.planner_interval != 0:
             return None
-        return await make_plan(
-            planner,
-            self._messages,
-            use_vision=self.settings.planner_use_vision,
-            retry=self.settings.retry_policy(),
-        )
+        try:
+            return await asyncio.wait_for(
+                make_plan(
+                    planner,
+                    self._messages,
+                    use_vision=self.settings.planner_use_vision,
+                    retry=self.settings.retry_policy(),
+                ),
+                timeout=self.settings.step_timeout_s,
+            )
+        except (ModelError, TimeoutError) as exc:
+            logger.warning(
+                "The planner failed; going on without a new plan: %s", self.secrets.redact(str(exc))
+            )
+            return None
 
     @asynccontextmanager
     async def _session(self) -> AsyncIterator[BrowserSession]:
         if self.session is not None:
             await self.session.start()
+            if self.settings.allowed_domains is not None:
+                await self.session.fence_to(self.settings.allowed_domains)
             yield self.session
             return
         config = self._config or BrowserConfig()
@@ -184,23 +233,12 @@ class Agent:
         path = self.settings.save_history_path or Path("browser_agent_history.json")
         return self.history.save(path)
 
-    # -- for the step runner ---------------------------------------------------------------------
-
     @property
-    def messages(self) -> MessageBuilder:
-        return self._messages
+    def sensitive_data(self) -> Secrets:
+        """The run's secrets (values are never shown; see ``Secrets``)."""
+        return self.secrets
 
-    def redacted(self, value: Any) -> Any:
-        return redact_obj(value, self.sensitive_data)
-
-    def record_outcome(self, step: AgentStep) -> None:
+    def _count_outcome(self, step: AgentStep) -> None:
         """Count consecutive failures: a step fails when the model failed or every action failed."""
         failed = step.error is not None or (bool(step.results) and all(r.get("error") for r in step.results))
         self.consecutive_failures = self.consecutive_failures + 1 if failed else 0
-
-    def log(self, message: str, *args: object) -> None:
-        logger.info(redact(message % args if args else message, self.sensitive_data))
-
-    @staticmethod
-    def now() -> float:
-        return time.perf_counter()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["AgentHistory", "AgentStep", "StepTimings", "StepUsage"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+_READABLE_VERSIONS = (1, 2)
+EndReason = Literal["done", "max_steps", "max_failures", "stopped", "interrupted", "error"]
 
 
 class StepTimings(BaseModel):
@@ -74,6 +76,11 @@ class AgentHistory(BaseModel):
     task: str = ""
     version: int = FORMAT_VERSION
     steps: list[AgentStep] = Field(default_factory=list)
+    end_reason: EndReason | None = Field(
+        default=None,
+        description="Why the run ended: done, max_steps (not finished), max_failures, stopped, "
+        "interrupted (Ctrl-C), error (an exception); None while it runs.",
+    )
 
     def append(self, step: AgentStep) -> None:
         self.steps.append(step)
@@ -97,7 +104,7 @@ class AgentHistory(BaseModel):
         last = self._last_result()
         if not last or not last.get("is_done"):
             return None
-        return bool(last.get("success", True))
+        return last.get("success") is True
 
     def errors(self) -> list[str | None]:
         """One entry per step: its errors joined, or None when the step had none."""
@@ -140,9 +147,12 @@ class AgentHistory(BaseModel):
         """
         source = Path(path)
         try:
-            history = cls.model_validate(json.loads(source.read_text()))
-        except (OSError, ValueError, ValidationError) as exc:
-            raise UserError(f"{source} is not a readable browser_agent history: {exc}") from exc
+            data = json.loads(source.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"{source} could not be read: {exc}") from exc
+        except (ValueError, RecursionError) as exc:
+            raise UserError(f"{source} is not JSON ({_first_line(exc)}); pass a saved history file.") from exc
+        history = cls._from_data(data, source)
         if controller is not None:
             for step in history.steps:
                 for action in step.actions:
@@ -150,6 +160,44 @@ class AgentHistory(BaseModel):
                         controller.parse_action(action)
                     except ValidationError as exc:
                         raise UserError(
-                            f"Step {step.step} of {source} has an action this controller cannot run: {exc}"
+                            f"Step {step.step} of {source} has an action this controller cannot run: "
+                            f"{_first_error(exc)}. Register that action on the controller you replay with."
                         ) from exc
         return history
+
+    @classmethod
+    def _from_data(cls, data: Any, source: Path) -> AgentHistory:
+        """Check the file is a history this version can read, then validate it."""
+        if not isinstance(data, dict) or "steps" not in data or "version" not in data:
+            raise UserError(
+                f"{source} is not a browser_agent history (no 'version' and 'steps'); pass a file saved "
+                "by AgentHistory.save or `browser-agent run --save`."
+            )
+        version = data["version"]
+        if version not in _READABLE_VERSIONS:
+            newer = isinstance(version, int) and version > FORMAT_VERSION
+            hint = "upgrade browser_agent to read it" if newer else "it is not a history of ours"
+            raise UserError(
+                f"{source} has history format version {version!r}; this browser_agent reads "
+                f"{', '.join(map(str, _READABLE_VERSIONS))}: {hint}."
+            )
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise UserError(f"{source} is not a valid history: {_first_line(exc)}") from exc
+        except RecursionError as exc:
+            raise UserError(f"{source} is nested too deeply to be a history.") from exc
+
+
+def _first_error(exc: ValidationError) -> str:
+    errors = exc.errors(include_url=False)
+    if not errors:
+        return _first_line(exc)
+    first = errors[0]
+    where = ".".join(str(p) for p in first["loc"]) or "(whole action)"
+    return f"{where}: {first['msg']}"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else type(exc).__name__

@@ -5,16 +5,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from browser_agent.agent.agent import Agent
-    from browser_agent.agent.history import AgentStep
+from browser_agent.agent.history import AgentStep
 
 __all__ = ["AgentHooks"]
 
-StartHook = Callable[["Agent", int], Awaitable[None] | None]
-EndHook = Callable[["Agent", "AgentStep"], Awaitable[None] | None]
+# The first argument is the running ``Agent``; typed loosely so this module need not import the loop.
+StartHook = Callable[[Any, int], Awaitable[None] | None]
+EndHook = Callable[[Any, AgentStep], Awaitable[None] | None]
 
 
 async def _call(hook: Callable[..., Any] | None, *args: Any) -> None:
@@ -32,8 +31,8 @@ class AgentHooks:
     on_step_start: StartHook | None = None
     on_step_end: EndHook | None = None
 
-    async def step_start(self, agent: Agent, number: int) -> None:
+    async def step_start(self, agent: Any, number: int) -> None:
         await _call(self.on_step_start, agent, number)
 
-    async def step_end(self, agent: Agent, step: AgentStep) -> None:
+    async def step_end(self, agent: Any, step: AgentStep) -> None:
         await _call(self.on_step_end, agent, step)

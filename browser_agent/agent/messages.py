@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from browser_agent.browser.state import BrowserState
 from browser_agent.dom.serializer import render
-from browser_agent.sensitive import SensitiveData, redact
+from browser_agent.sensitive import Secrets
 
 __all__ = ["MessageBuilder", "StepMemo", "estimate_tokens", "load_prompt"]
 
@@ -61,25 +61,24 @@ class MessageBuilder:
         max_actions: int,
         max_input_tokens: int,
         extend_system_message: str | None = None,
-        sensitive_data: SensitiveData | None = None,
+        secrets: Secrets | None = None,
     ) -> None:
         self.task = task
-        self._secrets = sensitive_data
+        self._secrets = secrets or Secrets()
         self._budget = max_input_tokens
         system = load_prompt("system.md").replace("{max_actions}", str(max_actions))
         if extend_system_message:
             system += "\n" + extend_system_message
-        if sensitive_data:
-            names = ", ".join(f"<secret>{name}</secret>" for name in sensitive_data)
-            system += f"\nSecrets you may type (as placeholders): {names}."
-        self._system = SystemMessage(content=redact(system, sensitive_data))
+        if self._secrets:
+            system += f"\nSecrets you may type (as placeholders): {self._secrets.describe()}."
+        self._system = SystemMessage(content=self._secrets.redact(system))
         self.memos: list[StepMemo] = []
         self.memory = ""
         self.last_state_text = ""
         self.last_screenshot: str | None = None
 
     def redact(self, text: str) -> str:
-        return redact(text, self._secrets)
+        return self._secrets.redact(text)
 
     def add_memo(self, step: int, output: dict[str, Any] | None, results: list[dict[str, Any]]) -> None:
         """Remember a finished step in one paragraph; its memory becomes the latest memory."""
@@ -93,7 +92,7 @@ class MessageBuilder:
         outcomes = [_result_text(r) for r in results]
         if outcomes:
             parts.append("outcome: " + " | ".join(outcomes))
-        self.memos.append(StepMemo(step, redact(" ".join(parts), self._secrets)))
+        self.memos.append(StepMemo(step, self._secrets.redact(" ".join(parts))))
 
     def state_text(
         self,
@@ -121,13 +120,13 @@ class MessageBuilder:
             lines += ["Plan from the planner:", plan]
         page = render(state.snapshot) if state.snapshot is not None else "(page not captured)"
         lines += ["Page (interactive elements and text):", page]
-        self.last_state_text = redact("\n".join(lines), self._secrets)
+        self.last_state_text = self._secrets.redact("\n".join(lines))
         return self.last_state_text
 
     def build(self, state_text: str, screenshot_b64: str | None = None) -> list[BaseMessage]:
         """The messages for this step, trimmed to the token budget."""
         self.last_screenshot = screenshot_b64
-        task = HumanMessage(content=redact(f"Your task: {self.task}", self._secrets))
+        task = HumanMessage(content=self._secrets.redact(f"Your task: {self.task}"))
         memos = list(self.memos)
         while True:
             messages = self._assemble(task, memos, state_text, screenshot_b64)

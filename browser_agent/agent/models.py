@@ -23,6 +23,11 @@ class AgentSettings(BaseModel):
     use_vision: bool = Field(default=False, description="Send a screenshot with each state message.")
     max_actions_per_step: int = Field(default=5, ge=1, le=20)
     max_failures: int = Field(default=3, ge=1, description="Consecutive failed steps that end the run.")
+    step_timeout_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="Longest a step may take (page, model, actions); past it the step fails.",
+    )
     tool_calling_method: ToolCallingMethod = "auto"
     max_corrections: int = Field(
         default=2, ge=0, description="Times a reply that fails validation is sent back."

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -21,7 +21,7 @@ from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.extractor import ExtractOptions
 from browser_agent.dom.fingerprint import Fingerprint
 from browser_agent.dom.matching import LocateResult, locate
-from browser_agent.sensitive import SensitiveData
+from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
 __all__ = ["ReplayOptions", "ReplayReport", "ReplayedAction", "replay"]
 
@@ -41,7 +41,7 @@ class ReplayOptions:
     on_failure: OnFailure = "stop"
     substitutions: Mapping[str, str] = field(default_factory=dict)
     llm: BaseChatModel | None = None
-    sensitive_data: SensitiveData | None = None
+    sensitive_data: SensitiveData | Secrets | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +84,8 @@ async def replay(
 ) -> ReplayReport:
     """Run every recorded action of ``history`` again on ``session``, without the model."""
     opts = options or ReplayOptions()
+    if not isinstance(opts.sensitive_data, Secrets):  # validated and compiled once for the whole replay
+        opts = replace(opts, sensitive_data=as_secrets(opts.sensitive_data))
     report = ReplayReport()
     for step in history.steps:
         for position, action in enumerate(step.actions):
@@ -153,7 +155,8 @@ async def _fallback(
 ) -> ReplayedAction:
     reason = f"could not re-locate the element for {action.get('action')}: {found.reason}"
     if opts.llm is not None:
-        result = await rescue_step(opts.llm, action, reason, session, controller, opts.sensitive_data)
+        secrets = as_secrets(opts.sensitive_data)
+        result = await rescue_step(opts.llm, action, reason, session, controller, secrets)
         rescued: Status = "failed" if result.error else "handed_to_llm"
         return ReplayedAction(
             number, action, rescued, f"{reason}; handed to the llm: {_summary(result)}", result=result

@@ -14,7 +14,7 @@ from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.serializer import render
 from browser_agent.errors import ModelError
 from browser_agent.llm import ask_structured
-from browser_agent.sensitive import SensitiveData, redact
+from browser_agent.sensitive import Secrets
 
 __all__ = ["rescue_step"]
 
@@ -31,7 +31,7 @@ async def rescue_step(
     reason: str,
     session: BrowserSession,
     controller: Controller,
-    sensitive_data: SensitiveData | None,
+    sensitive_data: Secrets,
 ) -> ActionResult:
     """Ask ``llm`` for a single replacement action and run it; failures come back as an error result."""
     state = await session.state()
@@ -40,7 +40,7 @@ async def rescue_step(
         f"Recorded action: {json.dumps(action)}\nWhy it needs you: {reason}\n"
         f"Current URL: {state.url}\nPage:\n{page}"
     )
-    messages = [SystemMessage(content=RESCUE_PROMPT), HumanMessage(content=redact(body, sensitive_data))]
+    messages = [SystemMessage(content=RESCUE_PROMPT), HumanMessage(content=sensitive_data.redact(body))]
     output_model = build_output_model(controller.action_union(state.url), 1)
     try:
         reply = await ask_structured(llm, messages, output_model)

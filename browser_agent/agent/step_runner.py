@@ -1,155 +1,189 @@
-"""One step of the loop, in named phases: observe, decide, act, record."""
+"""One step of the loop, in named phases: observe, decide, act, record.
+
+The step gets what it needs in one ``StepDeps`` and hands back a finished, redacted ``AgentStep``;
+the loop (``Agent``) decides what the outcome means for the run. Data flows one way: nothing here
+knows the ``Agent``.
+"""
 
 from __future__ import annotations
 
+import logging
+import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from browser_agent.agent.history import AgentStep, StepTimings, StepUsage
-from browser_agent.agent.models import AgentOutput, build_output_model
+from browser_agent.agent.history import AgentStep, StepUsage
+from browser_agent.agent.messages import MessageBuilder
+from browser_agent.agent.models import AgentOutput, AgentSettings, build_output_model
 from browser_agent.browser import BrowserSession, BrowserState
-from browser_agent.controller import ActionResult
+from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.fingerprint import fingerprint_of
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import ActionError, ModelError
 from browser_agent.llm import StructuredReply, ask_structured
+from browser_agent.sensitive import Secrets
 
-if TYPE_CHECKING:
-    from browser_agent.agent.agent import Agent
+__all__ = ["StepDeps", "StepRunner"]
 
-__all__ = ["StepRunner"]
+logger = logging.getLogger("browser_agent")
+
+
+@dataclass(frozen=True, slots=True)
+class StepDeps:
+    """Everything a step uses, handed down by the loop."""
+
+    llm: BaseChatModel
+    controller: Controller
+    session: BrowserSession
+    settings: AgentSettings
+    secrets: Secrets
+    messages: MessageBuilder
+
+
+def _now() -> float:
+    return time.perf_counter()
 
 
 class StepRunner:
-    """Runs steps for one agent on one session."""
+    """Runs the steps of one run; keeps what the next step must be told (results, memos)."""
 
-    def __init__(self, agent: Agent, session: BrowserSession) -> None:
-        self.agent = agent
-        self.session = session
+    def __init__(self, deps: StepDeps) -> None:
+        self.deps = deps
         self.last_results: list[dict[str, Any]] = []
         self._output_models: dict[tuple[type[Any], ...], type[AgentOutput]] = {}
+        self._current: AgentStep | None = None
+        self._started = 0.0
 
-    async def run_initial_actions(self) -> None:
-        """Run ``settings.initial_actions`` without the model; recorded as step 0."""
-        raw = self.agent.settings.initial_actions
+    async def initial_step(self) -> AgentStep | None:
+        """Run ``settings.initial_actions`` without the model, as step 0 (``None`` when there are none)."""
+        raw = self.deps.settings.initial_actions
         if not raw:
-            return
-        controller = self.agent.controller
+            return None
+        controller = self.deps.controller
         actions = [controller.parse_action(a) for a in raw]
-        start = self.agent.now()
-        state = await self.session.state()
-        results = await self._act(actions)
-        step = AgentStep(step=0, url=state.url, title=state.title)
-        step.model_output = self.agent.redacted({"action": [a.model_dump(mode="json") for a in actions]})
-        self._record_results(step, results, state.snapshot)
-        step.timings = StepTimings(total_ms=(self.agent.now() - start) * 1000)
-        self.agent.history.append(step)
-        self.agent.messages.add_memo(0, step.model_output, step.results)
-        self.last_results = step.results
+        step = self._begin(0, None)
+        state = await self.deps.session.state()
+        step.url, step.title = state.url, state.title
+        step.model_output = {"action": [a.model_dump(mode="json") for a in actions]}
+        self._record_results(step, await self._act(actions), state.snapshot)
+        return self._finish(step)
 
     async def step(self, number: int, max_steps: int, plan: str | None) -> AgentStep:
-        agent = self.agent
-        step = AgentStep(step=number, plan=plan)
-        start = agent.now()
+        """Observe the page, ask the model, run its actions; a failure is recorded, not raised."""
+        step = self._begin(number, plan)
+        settings = self.deps.settings
         try:
-            state = await self.session.state(screenshot=agent.settings.use_vision)
-        except ActionError as exc:  # the current tab closed or crashed: say so, let the model recover
-            self.session.last_snapshot = None
+            state = await self.deps.session.state(
+                screenshot=settings.use_vision, mask_values=self.deps.secrets.values()
+            )
+        except ActionError as exc:  # a tab that never answers: say so, let the model recover
+            self.deps.session.last_snapshot = None
             step.error = str(exc)
-            return self._finish(step, start, agent.now(), agent.now())
+            return self._finish(step)
         step.url, step.title = state.url, state.title
-        observed = agent.now()
+        step.timings.state_ms = self._elapsed_ms()
         reply = await self._decide(step, state, number, max_steps, plan)
-        decided = agent.now()
+        step.timings.model_ms = self._elapsed_ms() - step.timings.state_ms
         if reply is not None:
-            results = await self._act(reply.parsed.action)
-            step.model_output = agent.redacted(reply.parsed.model_dump(mode="json"))
-            self._record_results(step, results, state.snapshot)
-        step.timings.state_ms = (observed - start) * 1000
-        return self._finish(step, observed, decided, agent.now(), start=start)
+            step.model_output = reply.parsed.model_dump(mode="json")
+            self._record_results(step, await self._act(reply.parsed.action), state.snapshot)
+        return self._finish(step)
+
+    def abandon(self, message: str) -> AgentStep:
+        """End the step in progress as failed with ``message`` (it ran out of time)."""
+        step = self._current or self._begin(0, None)
+        step.error = message
+        if step.model_output and not step.results:
+            step.results = [
+                {"action": a.get("action"), "error": "not finished: the step ran out of time"}
+                for a in step.actions
+            ]
+        return self._finish(step)
+
+    # -- phases ----------------------------------------------------------------------------------
+
+    def _begin(self, number: int, plan: str | None) -> AgentStep:
+        self._current = AgentStep(step=number, plan=plan)
+        self._started = _now()
+        return self._current
+
+    def _elapsed_ms(self) -> float:
+        return (_now() - self._started) * 1000
 
     async def _decide(
         self, step: AgentStep, state: BrowserState, number: int, max_steps: int, plan: str | None
     ) -> StructuredReply[AgentOutput] | None:
-        agent, settings = self.agent, self.agent.settings
-        text = agent.messages.state_text(
+        deps, settings = self.deps, self.deps.settings
+        text = deps.messages.state_text(
             state, step=number, max_steps=max_steps, plan=plan, last_results=self.last_results
         )
-        messages = agent.messages.build(text, state.screenshot_b64)
+        messages = deps.messages.build(text, state.screenshot_b64)
         self._save_conversation(number, messages)
-        output_model = self._output_model(state.url)
         try:
             reply = await ask_structured(
-                agent.llm,
+                deps.llm,
                 messages,
-                output_model,
+                self._output_model(state.url),
                 method=settings.tool_calling_method,
                 max_corrections=settings.max_corrections,
                 retry=settings.retry_policy(),
             )
         except ModelError as exc:
-            step.error = agent.messages.redact(f"{type(exc).__name__}: {exc}")
+            step.error = f"{type(exc).__name__}: {exc}"
             return None
         step.usage = StepUsage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens)
         return reply
 
     def _output_model(self, url: str) -> type[AgentOutput]:
         """The step's output model; built once per set of offered actions (schemas are costly)."""
-        controller = self.agent.controller
+        controller = self.deps.controller
         key = tuple(controller.action_models(url))
         model = self._output_models.get(key)
         if model is None:
-            model = build_output_model(controller.action_union(url), self.agent.settings.max_actions_per_step)
+            model = build_output_model(controller.action_union(url), self.deps.settings.max_actions_per_step)
             self._output_models[key] = model
         return model
 
     async def _act(self, actions: list[Any]) -> list[ActionResult]:
-        agent = self.agent
-        return await agent.controller.run(
+        deps = self.deps
+        return await deps.controller.run(
             actions,
-            self.session,
-            extraction_llm=agent.settings.page_extraction_llm,
-            sensitive_data=agent.sensitive_data,
-            allowed_files=agent.settings.allowed_files,
+            deps.session,
+            extraction_llm=deps.settings.page_extraction_llm,
+            sensitive_data=deps.secrets,
+            allowed_files=deps.settings.allowed_files,
         )
 
     def _record_results(
         self, step: AgentStep, results: list[ActionResult], snapshot: DomSnapshot | None
     ) -> None:
-        step.results = [self.agent.redacted(r.model_dump(mode="json", exclude={"element"})) for r in results]
+        step.results = [r.model_dump(mode="json", exclude={"element"}) for r in results]
         step.interacted = [
-            self.agent.redacted(fingerprint_of(r.element, snapshot).to_dict())
+            fingerprint_of(r.element, snapshot).to_dict()
             if r.element is not None and snapshot is not None
             else None
             for r in results
         ]
 
-    def _finish(
-        self, step: AgentStep, observed: float, decided: float, acted: float, *, start: float | None = None
-    ) -> AgentStep:
-        begin = observed if start is None else start
-        step.timings.model_ms = (decided - observed) * 1000
-        step.timings.actions_ms = (acted - decided) * 1000
-        step.timings.total_ms = (acted - begin) * 1000
-        self.agent.record_outcome(step)
-        self.agent.messages.add_memo(step.step, step.model_output, step.results)
-        self.last_results = step.results + ([{"action": "step", "error": step.error}] if step.error else [])
-        self.agent.log(
-            "step %d: %s",
-            step.step,
-            ", ".join(
-                f"{r.get('action')}{' FAILED: ' + str(r['error']) if r.get('error') else ''}"
-                for r in step.results
-            )
-            or step.error
-            or "no actions",
+    def _finish(self, step: AgentStep) -> AgentStep:
+        """Time the step, redact every field of it, and remember it for the next request."""
+        step.timings.total_ms = self._elapsed_ms()
+        step.timings.actions_ms = max(
+            0.0, step.timings.total_ms - step.timings.state_ms - step.timings.model_ms
         )
+        self._current = None
+        step = AgentStep.model_validate(self.deps.secrets.redact_obj(step.model_dump()))
+        self.deps.messages.add_memo(step.step, step.model_output, step.results)
+        self.last_results = step.results + ([{"action": "step", "error": step.error}] if step.error else [])
+        logger.info("step %d: %s", step.step, _outcome_line(step))
         return step
 
     def _save_conversation(self, number: int, messages: list[BaseMessage]) -> None:
-        folder = self.agent.settings.save_conversation_path
+        folder = self.deps.settings.save_conversation_path
         if folder is None:
             return
         Path(folder).mkdir(parents=True, exist_ok=True)
@@ -157,4 +191,12 @@ class StepRunner:
         for message in messages:
             content = message.content if isinstance(message.content, str) else str(message.content)
             lines.append(f"--- {message.type} ---\n{content}")
-        Path(folder, f"step_{number:03d}.txt").write_text(self.agent.messages.redact("\n".join(lines)))
+        Path(folder, f"step_{number:03d}.txt").write_text(self.deps.secrets.redact("\n".join(lines)))
+
+
+def _outcome_line(step: AgentStep) -> str:
+    """One log line for a finished (already redacted) step."""
+    done = ", ".join(
+        f"{r.get('action')}{' FAILED: ' + str(r['error']) if r.get('error') else ''}" for r in step.results
+    )
+    return done or step.error or "no actions"

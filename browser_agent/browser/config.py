@@ -20,7 +20,11 @@ class BrowserConfig(BaseModel):
     """How to get a browser: launch a local Chromium, or connect to a remote one.
 
     All timeouts are in milliseconds. ``allowed_domains`` uses patterns such as ``example.com``,
-    ``*.example.com`` or ``http://127.0.0.1:*``; ``None`` allows every domain.
+    ``*.example.com`` or ``http://127.0.0.1:*``; ``None`` allows every domain. With a list, no document
+    (tab, pop-up, frame, form submission, redirect hop) from another site is ever requested; scripts,
+    images and fetches of allowed pages still reach any site unless ``fence_subresources`` is set.
+    ``data:``, ``file:``, ``blob:`` and ``javascript:`` documents need their scheme in the list
+    (``"data:"``). ``capture_timeout_ms`` bounds one reading of the page (and one screenshot).
 
     After an action the page settles: the load event, the tab's fetches, then one rendering frame
     without DOM changes, all within ``settle_max_ms``. ``settle_quiet_ms`` > 0 also asks for that long
@@ -36,11 +40,13 @@ class BrowserConfig(BaseModel):
     user_data_dir: Path | None = None
     downloads_dir: Path | None = None
     allowed_domains: tuple[str, ...] | None = None
+    fence_subresources: bool = False
     cdp_url: str | None = None
     ws_endpoint: str | None = None
     launch_timeout_ms: float = 30_000
     action_timeout_ms: float = 5_000
     navigation_timeout_ms: float = 20_000
+    capture_timeout_ms: float = 15_000
     settle_quiet_ms: float = 0
     settle_max_ms: float = 3_000
     block_external_network: bool = False

@@ -8,45 +8,89 @@ from urllib.parse import urlsplit
 
 from browser_agent.errors import DomainNotAllowedError
 
-__all__ = ["check_url_allowed", "is_url_allowed", "matches_domain"]
+__all__ = [
+    "LOCAL_SCHEMES",
+    "blocked_message",
+    "check_url_allowed",
+    "is_url_allowed",
+    "matches_any",
+    "matches_domain",
+    "origin_of",
+]
 
-ALWAYS_ALLOWED_SCHEMES = ("about", "data", "blob", "chrome-error")
+# Pages of the browser itself: an empty tab, an error page. Always allowed.
+_BROWSER_SCHEMES = ("about", "chrome-error")
+# Documents that do not come from a site: allowed only when listed, as "data:", "file:", ...
+LOCAL_SCHEMES = ("data", "javascript", "file", "blob", "filesystem", "view-source")
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of ``url`` (the URL itself when it has no host, such as ``data:``)."""
+    parts = urlsplit(url)
+    if not parts.netloc:
+        return f"{parts.scheme}:" if parts.scheme else url
+    host = parts.hostname or ""
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
 
 
 def matches_domain(url: str, pattern: str) -> bool:
     """Whether ``url`` matches ``pattern``.
 
     Patterns: ``example.com`` (that host and its subdomains), ``*.example.com`` (subdomains only),
-    a full origin with wildcards such as ``http://127.0.0.1:*``, or ``*`` for everything.
+    a full origin with wildcards such as ``http://127.0.0.1:*``, ``*`` for every site, or a scheme
+    such as ``data:`` for documents that have no site.
     """
     parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
+    scheme = parts.scheme.lower()
     pattern = pattern.strip().lower()
+    if pattern.endswith(":") and "/" not in pattern:
+        return scheme == pattern[:-1]
+    if scheme in LOCAL_SCHEMES:
+        return False  # only a scheme pattern lets these through; "*" means every *site*
+    host = (parts.hostname or "").lower()
     if pattern == "*":
-        return True
+        return bool(host)
+    try:
+        port = parts.port
+    except ValueError:
+        return False
     if "://" in pattern:
-        origin = f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
+        origin = f"{scheme}://{host}" + (f":{port}" if port else "")
         return fnmatch.fnmatchcase(origin, pattern) or fnmatch.fnmatchcase(origin + "/", pattern)
     if ":" in pattern:
-        hostport = f"{host}:{parts.port}" if parts.port else host
+        hostport = f"{host}:{port}" if port else host
         return fnmatch.fnmatchcase(hostport, pattern)
     if pattern.startswith("*."):
         return fnmatch.fnmatchcase(host, pattern)
     return host == pattern or host.endswith("." + pattern)
 
 
+def matches_any(url: str, patterns: Sequence[str]) -> bool:
+    return any(matches_domain(url, p) for p in patterns)
+
+
 def is_url_allowed(url: str, allowed: Sequence[str] | None) -> bool:
+    """Whether a document may load from ``url``: ``None`` allows everything; browser pages always."""
     if allowed is None:
         return True
-    scheme = urlsplit(url).scheme.lower()
-    if scheme in ALWAYS_ALLOWED_SCHEMES:
+    if urlsplit(url).scheme.lower() in _BROWSER_SCHEMES:
         return True
-    return any(matches_domain(url, p) for p in allowed)
+    return matches_any(url, allowed)
 
 
 def check_url_allowed(url: str, allowed: Sequence[str] | None) -> None:
     """Raise ``DomainNotAllowedError`` (a message for the model) when ``url`` is not allowed."""
     if not is_url_allowed(url, allowed):
-        raise DomainNotAllowedError(
-            f"{url} is outside the allowed domains ({', '.join(allowed or ())}); choose a URL on one of them."
-        )
+        raise DomainNotAllowedError(blocked_message(url, allowed or ()))
+
+
+def blocked_message(url: str, allowed: Sequence[str]) -> str:
+    """What the model reads when a document from ``url`` was refused."""
+    return (
+        f"blocked: {origin_of(url)} is outside the allowed domains ({', '.join(allowed)}); "
+        "stay on those sites."
+    )

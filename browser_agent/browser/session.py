@@ -8,25 +8,34 @@ many agents share one browser.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 
 from browser_agent.browser.config import BrowserConfig
-from browser_agent.browser.domains import check_url_allowed
+from browser_agent.browser.domains import blocked_message, check_url_allowed
+from browser_agent.browser.fence import DomainFence
 from browser_agent.browser.launch import launch_browser, launch_persistent
+from browser_agent.browser.masking import masked_screenshot
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
 from browser_agent.browser.settle import wait_for_settle
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.browser.tabs import TabRegistry
+from browser_agent.browser.watchdog import bounded, terminate_scripts
 from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
 from browser_agent.dom.hooks import install_page_hooks
 from browser_agent.dom.models import DomSnapshot
-from browser_agent.errors import BrowserError, TabClosedError
+from browser_agent.errors import (
+    ActionTimeoutError,
+    BrowserError,
+    DomainNotAllowedError,
+    NavigationError,
+    TabClosedError,
+    UserError,
+)
 
 __all__ = ["BrowserSession"]
 
@@ -45,6 +54,7 @@ class BrowserSession:
         self._browser: Browser | None = None
         self._context: BrowserContext | None = None
         self._tabs = TabRegistry(self.config)
+        self.fence: DomainFence | None = None
         self.last_snapshot: DomSnapshot | None = None
 
     async def __aenter__(self) -> BrowserSession:
@@ -70,11 +80,34 @@ class BrowserSession:
         self._context.set_default_timeout(self.config.action_timeout_ms)
         self._context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
         await install_page_hooks(self._context)
+        if self.config.allowed_domains is not None:
+            await self.fence_to(self.config.allowed_domains)
         self._context.on("page", self._tabs.follow)
         for page in self._context.pages:
             self._tabs.adopt(page)
         if not self._context.pages:
             await self._context.new_page()
+
+    async def fence_to(self, allowed: tuple[str, ...]) -> None:
+        """Keep every document of this session on ``allowed`` from now on (see ``DomainFence``).
+
+        Raises:
+            UserError: the session is already fenced to another list.
+        """
+        if self.fence is not None:
+            if set(self.fence.allowed) != set(allowed):
+                raise UserError(
+                    f"This session is already limited to {list(self.fence.allowed)}; the agent asked for "
+                    f"{list(allowed)}. Give the allowed domains in one place."
+                )
+            return
+        self.fence = DomainFence(allowed, subresources=self.config.fence_subresources)
+        await self.fence.install(self.context)
+
+    @property
+    def allowed_domains(self) -> tuple[str, ...] | None:
+        """The domains this session keeps to; ``None`` when it is not fenced."""
+        return self.fence.allowed if self.fence is not None else None
 
     async def _open_context(self) -> BrowserContext:
         cfg = self.config
@@ -82,6 +115,8 @@ class BrowserSession:
             "viewport": {"width": cfg.viewport.width, "height": cfg.viewport.height},
             "accept_downloads": True,
         }
+        if cfg.allowed_domains is not None:
+            options["service_workers"] = "block"  # a worker's fetches would bypass the fence
         if self._shared_browser is not None:
             return await self._shared_browser.new_context(**options)  # type: ignore[arg-type]
         self._playwright = await async_playwright().start()
@@ -145,8 +180,10 @@ class BrowserSession:
         self._tabs.forget(page)
 
     def drain_events(self) -> tuple[str, ...]:
-        """What happened since the last call: dialogs, downloads, tabs opened or closed, crashes."""
-        return self._tabs.drain_events()
+        """What happened since the last call: dialogs, downloads, tabs opened or closed, crashes, and
+        documents the domain fence refused."""
+        fenced = tuple(self.fence.drain_events()) if self.fence is not None else ()
+        return self._tabs.drain_events() + fenced
 
     async def wait_for_downloads(self) -> list[Path]:
         """Wait for downloads in progress; return every file saved so far."""
@@ -162,13 +199,42 @@ class BrowserSession:
             DomainNotAllowedError: ``url`` is outside ``allowed_domains``.
             NavigationError: the page could not be loaded.
         """
-        check_url_allowed(url, self.config.allowed_domains)
-        page = self.page
-        with map_navigation_errors(url):
-            response = await page.goto(url, wait_until="domcontentloaded")
+        check_url_allowed(url, self.allowed_domains)
+        page = await self._usable_page()
+        mark = self.fence.mark() if self.fence is not None else 0
+        try:
+            with map_navigation_errors(url):
+                response = await page.goto(url, wait_until="domcontentloaded")
+        except NavigationError as exc:
+            refused = self.fence.blocked_since(mark, page) if self.fence is not None else []
+            if refused:
+                message = blocked_message(refused[-1].url, self.fence.allowed if self.fence else ())
+                raise DomainNotAllowedError(f"{message} ({url} redirected there)") from exc
+            raise
         if response is not None and response.status >= 400:
             self._tabs.record(f"{url} answered HTTP {response.status}")
         await self.settle(page)
+
+    async def _usable_page(self) -> Page:
+        """The current tab, or a fresh one when it crashed or every tab is closed (said in the events)."""
+        if self._tabs.current_id < 0:
+            await self.new_tab()
+            self._tabs.record("every tab was closed; a new blank tab was opened and is current")
+        elif self._tabs.current_id in self._tabs.crashed:
+            crashed = self._tabs.current_id
+            with contextlib.suppress(PlaywrightError):
+                await self._tabs.get(crashed).close()
+            await self.new_tab()
+            self._tabs.record(f"tab {crashed} had crashed and was closed; a fresh tab is current")
+        return self.page
+
+    async def unstick(self) -> bool:
+        """Stop the script that keeps the current tab busy (a loop, dialogs in a loop)."""
+        try:
+            page = self.page
+        except TabClosedError:
+            return False
+        return await terminate_scripts(page)
 
     async def go_back(self) -> None:
         page = self.page
@@ -205,21 +271,28 @@ class BrowserSession:
         include_dom: bool = True,
         screenshot: bool = False,
         extract_options: ExtractOptions | None = None,
+        mask_values: Sequence[str] = (),
     ) -> BrowserState:
         """URL, title, tabs, what happened since the last state, and the indexed elements.
 
-        ``extract_options`` widens or narrows the capture (replay looks at the whole page, not the viewport).
+        ``extract_options`` widens or narrows the capture (replay looks at the whole page, not the
+        viewport). A tab that crashed, or whose scripts never yield, is reported, not waited for; with
+        every tab closed, a blank one is opened. ``mask_values``: fields and text that show one of these
+        values (and password fields) are blacked out in the screenshot.
+
+        Raises:
+            ActionTimeoutError: the page did not answer the capture, even after its scripts were stopped.
         """
-        page = self.page
+        page = await self._usable_page()
         if page.is_closed():
             raise TabClosedError("The current tab is closed; switch to another tab.")
         snapshot = None
-        if include_dom:
-            snapshot = await extract_snapshot(page, previous=self.last_snapshot, options=extract_options)
+        if include_dom and self._tabs.current_id not in self._tabs.crashed:
+            snapshot = await self._capture(page, extract_options)
             self.last_snapshot = snapshot
         shot = None
-        if screenshot:
-            shot = base64.b64encode(await page.screenshot(type="jpeg", quality=70)).decode()
+        if screenshot and snapshot is not None:
+            shot = await self._screenshot(page, mask_values)
         tabs = await self.tabs()
         title = await _safe_title(page)
         return BrowserState(
@@ -231,6 +304,30 @@ class BrowserSession:
             events=self.drain_events(),
             screenshot_b64=shot,
         )
+
+    async def _capture(self, page: Page, options: ExtractOptions | None) -> DomSnapshot:
+        """The page's snapshot; a page too busy to answer has its scripts stopped and is read again."""
+        blocked = self.fence.blocked_frames() if self.fence is not None else None
+        seconds = self.config.capture_timeout_ms / 1000
+        for attempt in range(2):
+            capture = extract_snapshot(
+                page, previous=self.last_snapshot, options=options, blocked_frames=blocked
+            )
+            try:
+                return await bounded(capture, seconds, "Reading the page")
+            except ActionTimeoutError:
+                if attempt:
+                    raise
+                await terminate_scripts(page)
+        raise AssertionError("unreachable")
+
+    async def _screenshot(self, page: Page, mask_values: Sequence[str]) -> str | None:
+        seconds = self.config.capture_timeout_ms / 1000
+        try:
+            shot = masked_screenshot(page, mask_values, seconds * 1000)
+            return await bounded(shot, seconds + 1, "A screenshot")
+        except (ActionTimeoutError, PlaywrightError):
+            return None  # the step goes on without a picture
 
 
 async def _safe_title(page: Page) -> str:

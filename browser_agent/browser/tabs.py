@@ -9,6 +9,7 @@ from pathlib import Path
 from playwright.async_api import Dialog, Download, Page
 
 from browser_agent.browser.config import BrowserConfig
+from browser_agent.browser.events import EventLog
 from browser_agent.browser.network import RequestTracker
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.signals import TabSignals
@@ -16,6 +17,8 @@ from browser_agent.browser.state import TabInfo
 from browser_agent.errors import TabClosedError
 
 __all__ = ["TabRegistry"]
+
+_DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
 
 
 class TabRegistry:
@@ -29,7 +32,8 @@ class TabRegistry:
         self.opened = 0  # tabs adopted so far, closed ones included
         self._next_id = 0
         self.current_id = -1
-        self._events: list[str] = []
+        self._events = EventLog()
+        self.crashed: set[int] = set()
         self._download_tasks: set[asyncio.Task[None]] = set()
         self.downloads: list[Path] = []
 
@@ -53,7 +57,7 @@ class TabRegistry:
                 signals.poke()  # an opener may be waiting for this tab
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)
-        page.on("crash", lambda p: self.record(f"tab {self.id_of(p)} crashed"))
+        page.on("crash", self._on_crash)
         page.on("close", self.forget)
         if self.current_id >= 0:
             self.record(f"a new tab {tab_id} opened and is now current")
@@ -71,6 +75,7 @@ class TabRegistry:
         del self._pages[tab_id]
         del self._requests[tab_id]
         self._signals.pop(tab_id, None)
+        self.crashed.discard(tab_id)
         self.record(f"tab {tab_id} was closed")
         if self.current_id == tab_id:
             self.current_id = max(self._pages, default=-1)
@@ -123,12 +128,21 @@ class TabRegistry:
 
     # -- events ----------------------------------------------------------------------------------
 
-    def record(self, event: str) -> None:
-        self._events.append(event)
+    def record(self, event: str, kind: str | None = None) -> None:
+        self._events.record(event, kind)
 
     def drain_events(self) -> tuple[str, ...]:
-        events, self._events = tuple(self._events), []
-        return events
+        return self._events.drain()
+
+    def dialogs_seen(self) -> int:
+        """Dialogs answered since the last drain (a page raising them in a loop is stuck)."""
+        return sum(self._events.count(f"{kind} dialog") for kind in _DIALOG_KINDS)
+
+    def _on_crash(self, page: Page) -> None:
+        tab_id = self.id_of(page)
+        if tab_id is not None:
+            self.crashed.add(tab_id)
+        self.record(f"tab {tab_id} crashed; open a URL to go on in a fresh tab")
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         kind, message = dialog.type, dialog.message
@@ -141,7 +155,7 @@ class TabRegistry:
                 verb = "dismissed"
         except PlaywrightError:
             verb = "could not answer"
-        self.record(f"a {kind} dialog said {message!r}; it was {verb}")
+        self.record(f"a {kind} dialog said {message[:200]!r}; it was {verb}", f"{kind} dialog")
 
     def _on_download(self, download: Download) -> None:
         task = asyncio.get_running_loop().create_task(self._save_download(download))

@@ -16,7 +16,7 @@ from browser_agent.browser import BrowserSession
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.models import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError, ElementNotFoundError
-from browser_agent.sensitive import SensitiveData, redact
+from browser_agent.sensitive import Secrets
 
 __all__ = ["DEFAULT_SEARCH_ENGINE_URL", "ActionContext", "ControllerSettings"]
 
@@ -44,7 +44,7 @@ class ActionContext:
     session: BrowserSession
     snapshot: DomSnapshot | None = None
     extraction_llm: BaseChatModel | None = None
-    sensitive_data: SensitiveData | None = None
+    sensitive_data: Secrets = field(default_factory=Secrets)
     allowed_files: tuple[Path, ...] = ()
     settings: ControllerSettings = field(default_factory=ControllerSettings)
 
@@ -104,5 +104,5 @@ class ActionContext:
         return target
 
     def redact(self, text: str) -> str:
-        """``text`` with every secret value replaced by its placeholder."""
-        return redact(text, self.sensitive_data)
+        """``text`` with every secret value (raw or encoded) replaced by its placeholder."""
+        return self.sensitive_data.redact(text)

@@ -24,7 +24,7 @@ from browser_agent.controller.registry import Registry
 from browser_agent.controller.schema import action_union, parse_action
 from browser_agent.dom.extractor import extract_snapshot
 from browser_agent.errors import ActionError
-from browser_agent.sensitive import SensitiveData
+from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
 __all__ = ["Controller"]
 
@@ -82,7 +82,7 @@ class Controller:
         session: BrowserSession,
         *,
         extraction_llm: BaseChatModel | None = None,
-        sensitive_data: SensitiveData | None = None,
+        sensitive_data: SensitiveData | Secrets | None = None,
         allowed_files: Iterable[str | Path] = (),
     ) -> list[ActionResult]:
         """Run ``actions`` in order on ``session``; one result per action, skipped ones included.
@@ -95,7 +95,7 @@ class Controller:
             session=session,
             snapshot=session.last_snapshot,
             extraction_llm=extraction_llm,
-            sensitive_data=sensitive_data,
+            sensitive_data=as_secrets(sensitive_data),
             allowed_files=tuple(Path(p) for p in allowed_files),
             settings=self.settings,
         )

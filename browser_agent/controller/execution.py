@@ -4,14 +4,16 @@ into a redacted ``ActionResult``. Model mistakes (``ActionError``) become result
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
+from browser_agent.browser.domains import matches_any
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.models import ActionModel, ActionResult
 from browser_agent.controller.registry import RegisteredAction
 from browser_agent.dom.models import ElementNode
 from browser_agent.errors import ActionError, UserError
-from browser_agent.sensitive import SensitiveData, fill_secrets
+from browser_agent.sensitive import Secrets
 
 __all__ = ["execute"]
 
@@ -23,7 +25,7 @@ async def execute(registered: RegisteredAction, action: ActionModel, ctx: Action
         index = action.element_index()
         if index is not None:
             node = await ctx.node(index)
-        params = _filled(action.params(), ctx.sensitive_data)
+        params = _filled(action.params(), ctx.sensitive_data, lambda: _page_url(ctx))
         raw = await _call(registered, params, ctx)
     except ActionError as exc:
         return ActionResult(action=registered.name, error=ctx.redact(str(exc)), element=node)
@@ -38,16 +40,25 @@ async def execute(registered: RegisteredAction, action: ActionModel, ctx: Action
     )
 
 
-def _filled(value: Any, secrets: SensitiveData | None) -> Any:
-    """Placeholders swapped for real values, in strings and in lists and dicts of strings."""
-    if not secrets:
-        return value
+def _page_url(ctx: ActionContext) -> str:
+    try:
+        return ctx.page.url
+    except ActionError:  # no tab: a scoped secret cannot be used, an unscoped one still can
+        return ""
+
+
+def _filled(value: Any, secrets: Secrets, url: Callable[[], str]) -> Any:
+    """Placeholders swapped for real values, in strings and in lists and dicts of strings.
+
+    Raises:
+        ActionError: a placeholder names no secret of the run, or one scoped to other sites.
+    """
     if isinstance(value, str):
-        return fill_secrets(value, secrets)
+        return secrets.fill(value, url, matches_any)
     if isinstance(value, dict):
-        return {k: _filled(v, secrets) for k, v in value.items()}
+        return {k: _filled(v, secrets, url) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return type(value)(_filled(v, secrets) for v in value)
+        return type(value)(_filled(v, secrets, url) for v in value)
     return value
 
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -51,10 +52,15 @@ class _FrameResult:
     data: dict[str, Any]
     path: tuple[str, ...]
     children: dict[str, _FrameResult] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)  # hole id -> one line shown instead of the frame
 
 
 async def extract_snapshot(
-    page: Page, previous: DomSnapshot | None = None, *, options: ExtractOptions | None = None
+    page: Page,
+    previous: DomSnapshot | None = None,
+    *,
+    options: ExtractOptions | None = None,
+    blocked_frames: Mapping[str, str] | None = None,
 ) -> DomSnapshot:
     """Capture the indexed elements and visible text of every frame of ``page``.
 
@@ -62,6 +68,8 @@ async def extract_snapshot(
         page: The tab to read.
         previous: The last snapshot of this tab; elements not in it are marked ``is_new``.
         options: Viewport margin and text caps; the defaults suit a 1920×1080 window.
+        blocked_frames: ``{URL: refused URL}`` of frames the domain fence kept empty; each is shown
+            as one line, never walked.
     """
     opts = options or ExtractOptions()
     started = time.perf_counter()
@@ -74,7 +82,7 @@ async def extract_snapshot(
         "textTotal": opts.text_total,
     }
     top = _FrameResult(page.main_frame, await _run_top(page, base) or _empty(), ())
-    await _walk_children(page, top, base)
+    await _walk_children(page, top, base, blocked_frames or {})
     builder = _Builder(previous, top.data.get("token", ""))
     builder.add_frame(top)
     scroll = top.data.get("scroll", {})
@@ -130,6 +138,11 @@ async def _holder_id(frame: Frame) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else url
+
+
 def _frame_label(frame: Frame) -> str:
     if frame.name:
         return frame.name
@@ -159,9 +172,17 @@ async def _match_holes(holes: dict[str, Any], children: list[Frame]) -> list[tup
     return pairs
 
 
-async def _walk_children(page: Page, parent: _FrameResult, base: dict[str, Any]) -> None:
+async def _walk_children(
+    page: Page, parent: _FrameResult, base: dict[str, Any], blocked: Mapping[str, str]
+) -> None:
     """Walk the visible child frames of ``parent`` concurrently, then theirs, depth by depth."""
-    holes: dict[str, Any] = parent.data.get("frames", {})
+    holes: dict[str, Any] = dict(parent.data.get("frames", {}))
+    for hole_id, hole in list(holes.items()):
+        refused = blocked.get(hole.get("src") or "")
+        if refused is not None:
+            origin = _origin(refused)
+            parent.notes[hole_id] = f"(a frame here was blocked: {origin} is outside the allowed domains)"
+            del holes[hole_id]
     if not holes:
         return
     children = [
@@ -179,7 +200,7 @@ async def _walk_children(page: Page, parent: _FrameResult, base: dict[str, Any])
             return
         child = _FrameResult(frame, data, (*parent.path, _frame_label(frame)))
         parent.children[hole_id] = child
-        await _walk_children(page, child, base)
+        await _walk_children(page, child, base, blocked)
 
     await asyncio.gather(*(one(f, hid) for f, hid in jobs))
 
@@ -205,8 +226,11 @@ class _Builder:
                 )
             elif kind == "f":
                 child = result.children.get(item["id"])
+                note = result.notes.get(item["id"])
                 if child is not None:
                     self.add_frame(child)
+                elif note is not None:
+                    self.items.append(TextNode(text=note, frame_id=frame_id))
             elif kind == "e":
                 self._add_element(item, frame_id, result.path)
 

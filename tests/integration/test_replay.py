@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from langchain_core.messages import BaseMessage
 
 from browser_agent import (
@@ -135,12 +136,35 @@ def test_cli_replay_runs_a_saved_history(server, tmp_path: Path) -> None:
     assert cli_main(["demo", "--seed", "5", "--history", str(RECORDED_RUN)]) == 0
 
 
-def test_cli_reports_a_bad_history_file_without_a_traceback(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ("{not json", "is not JSON"),
+        ("\xff\xfe garbage", "could not be read"),
+        ('{"version": 99, "task": "x", "steps": []}', "upgrade browser_agent"),
+        ('{"version": "x", "steps": []}', "not a history of ours"),
+        ('{"name": "other-tool", "items": [1, 2]}', "is not a browser_agent history"),
+        ('{"version": 2, "steps": [{"no": "step"}]}', "is not a valid history"),
+        ("[" * 50_000 + "]" * 50_000, "is not JSON"),
+        (
+            '{"version": 2, "steps": [{"step": 1, "model_output": '
+            + '{"a":' * 3000
+            + "1"
+            + "}" * 3000
+            + "}]}",
+            "history",
+        ),
+    ],
+)
+def test_cli_reports_a_bad_history_file_in_one_line_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, says: str
+) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text("{not json")
+    bad.write_bytes(content.encode("latin-1") if content.startswith("\xff") else content.encode())
     assert cli_main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "UserError" in err and "not a readable browser_agent history" in err
+    assert err.startswith("browser-agent replay: UserError:") and says in err
+    assert err.count("\n") == 1 and "Traceback" not in err
 
 
 def _in_card(page: str, product: str, label: str) -> int:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from browser_agent.agent.messages import MessageBuilder, estimate_tokens
 from browser_agent.browser.state import BrowserState, TabInfo
+from browser_agent.sensitive import Secrets
 
-SECRETS = {"pw": "hunter2-very-secret"}
+SECRETS = Secrets({"pw": "hunter2-very-secret"})
 
 
 def _state(text_size: int = 100) -> BrowserState:
@@ -20,7 +21,7 @@ def _state(text_size: int = 100) -> BrowserState:
 
 def _builder(budget: int = 32_000) -> MessageBuilder:
     return MessageBuilder(
-        "log in with <secret>pw</secret>", max_actions=3, max_input_tokens=budget, sensitive_data=SECRETS
+        "log in with <secret>pw</secret>", max_actions=3, max_input_tokens=budget, secrets=SECRETS
     )
 
 

@@ -15,6 +15,7 @@ from browser_agent.controller import ActionContext, ActionModel, ActionResult, C
 from browser_agent.controller.execution import execute
 from browser_agent.controller.signature import docstring_args
 from browser_agent.errors import UserError
+from browser_agent.sensitive import Secrets
 
 BUILTINS = {
     "go_to_url", "go_back", "search", "wait", "click_element", "input_text", "hover", "send_keys",
@@ -204,7 +205,7 @@ async def test_secrets_are_filled_in_for_the_action_and_redacted_from_its_result
         seen.append(text)
         return f"typed {text}"
 
-    ctx = ActionContext(session=None, sensitive_data={"pw": "hunter2"})  # type: ignore[arg-type]
+    ctx = ActionContext(session=None, sensitive_data=Secrets({"pw": "hunter2"}))  # type: ignore[arg-type]
     action = controller.parse_action({"action": "echo", "text": "<secret>pw</secret>!"})
     result = await execute(controller.registry.get("echo"), action, ctx)
     assert seen == ["hunter2!"]

@@ -1,0 +1,224 @@
+"""The domain fence: no document from a site off the allowed list ever loads, in any tab or frame.
+
+Two parts, because Playwright's routing does not see redirect hops:
+
+* one route for the whole context (every page, every frame, present and future, pop-ups included)
+  refuses each document request to a site off the list before it leaves the browser, and, when asked,
+  every sub-resource request too;
+* on each tab, a DevTools ``Fetch`` guard at the response stage reads every redirect of a document
+  and refuses a hop that leads off the list.
+
+A refused navigation is aborted (``net::ERR_ABORTED``), so the tab stays on the page it showed; a
+refused frame stays empty. What was refused is kept for the model ("blocked: ... is outside the
+allowed domains") and for the page view, which shows a refused frame as one line.
+
+A pop-up's first request comes before its page exists, so no guard can be in place for its redirects:
+that request is fetched here without following redirects, and a redirect to an allowed site is
+served as a tiny page that moves on to it, now under the new tab's guard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin
+
+from playwright.async_api import BrowserContext, CDPSession, Page, Request, Route
+
+from browser_agent.browser.domains import blocked_message, is_url_allowed, origin_of
+from browser_agent.browser.playwright_errors import PlaywrightError
+
+__all__ = ["Blocked", "DomainFence"]
+
+logger = logging.getLogger("browser_agent")
+
+_DOCUMENT_TYPES = frozenset({"document"})
+_GUARD_PATTERNS = [{"urlPattern": "*", "resourceType": "Document", "requestStage": "Response"}]
+_BOUNCE = (
+    "<!doctype html><meta name='referrer' content='no-referrer'><script>location.replace({target})</script>"
+)
+_MAX_EVENTS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked:
+    """One refused document: where it led (``url``) and the navigation it ended (``source``)."""
+
+    url: str
+    source: str
+    page: Page | None
+
+
+class DomainFence:
+    """Keeps the documents of one browser context (and optionally all its requests) on ``allowed``.
+
+    Args:
+        allowed: Domain patterns, as for ``BrowserConfig.allowed_domains``.
+        subresources: Also refuse scripts, images, fetches and every other request off the list.
+    """
+
+    def __init__(self, allowed: Sequence[str], *, subresources: bool = False) -> None:
+        self.allowed = tuple(allowed)
+        self.subresources = subresources
+        self.blocked: list[Blocked] = []
+        self._events: list[str] = []
+        self._dropped_events = 0
+        self._subresource_counts: Counter[str] = Counter()
+        self._guards: dict[Page, asyncio.Task[CDPSession | None]] = {}
+        self._chains: dict[str, str] = {}  # redirect target -> the URL its navigation started from
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._warned = False
+
+    async def install(self, context: BrowserContext) -> None:
+        """Route every request of ``context`` through the fence, and guard the tabs already open."""
+        await context.route("**/*", self._route)
+        for page in context.pages:
+            await self.guard(page)
+
+    # -- what the fence saw ----------------------------------------------------------------------
+
+    def allows(self, url: str) -> bool:
+        return is_url_allowed(url, self.allowed)
+
+    def mark(self) -> int:
+        """A position in ``blocked``: pass it to ``blocked_since`` after an action."""
+        return len(self.blocked)
+
+    def blocked_since(self, mark: int, page: Page | None = None) -> list[Blocked]:
+        return [b for b in self.blocked[mark:] if page is None or b.page is None or b.page is page]
+
+    def blocked_frames(self) -> dict[str, str]:
+        """``{URL a frame was asked to load: the refused URL}``, for the page view."""
+        return {b.source: b.url for b in self.blocked}
+
+    def drain_events(self) -> list[str]:
+        """What was refused since the last call, one line per document, one per site of sub-resources."""
+        events, self._events = self._events, []
+        if self._dropped_events:
+            events.append(f"... and {self._dropped_events} more blocked navigations")
+            self._dropped_events = 0
+        for origin, count in sorted(self._subresource_counts.items()):
+            events.append(f"blocked {count} request(s) of the page to {origin} (outside the allowed domains)")
+        self._subresource_counts.clear()
+        return events
+
+    def _record(self, url: str, source: str, page: Page | None) -> None:
+        root = source
+        while root in self._chains and self._chains[root] != root:
+            root = self._chains[root]
+        self.blocked.append(Blocked(url, root, page))
+        if len(self._events) < _MAX_EVENTS:
+            self._events.append(blocked_message(url, self.allowed))
+        else:
+            self._dropped_events += 1
+
+    # -- the context route -----------------------------------------------------------------------
+
+    async def _route(self, route: Route, request: Request) -> None:
+        try:
+            if request.resource_type in _DOCUMENT_TYPES or request.is_navigation_request():
+                await self._route_document(route, request)
+            elif self.subresources and not self.allows(request.url):
+                self._subresource_counts[origin_of(request.url)] += 1
+                await route.abort("blockedbyclient")
+            else:
+                await route.fallback()
+        except PlaywrightError:
+            return  # the page or the request went away meanwhile: nothing is left to decide
+
+    async def _route_document(self, route: Route, request: Request) -> None:
+        url = request.url
+        page = _page_of(request)
+        if not self.allows(url):
+            self._record(url, url, page)
+            await route.abort("aborted")
+            return
+        if page is not None:
+            await self.guard(page)
+            await route.fallback()
+            return
+        await self._first_request_of_popup(route, url)
+
+    async def _first_request_of_popup(self, route: Route, url: str) -> None:
+        response = await route.fetch(max_redirects=0)
+        location = response.headers.get("location")
+        if 300 <= response.status < 400 and location:
+            target = urljoin(url, location)
+            if not self.allows(target):
+                self._record(target, url, None)
+                await route.abort("aborted")
+                return
+            self._chains[target] = url
+            body = _BOUNCE.format(target=json.dumps(target).replace("</", "<\\/"))
+            await route.fulfill(status=200, content_type="text/html", body=body)
+            return
+        await route.fulfill(response=response)
+
+    # -- the per-tab redirect guard --------------------------------------------------------------
+
+    async def guard(self, page: Page) -> None:
+        """Watch ``page``'s document redirects (once per tab; later calls wait for the first)."""
+        task = self._guards.get(page)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._attach(page))
+            self._guards[page] = task
+            page.once("close", self._forget)
+        await asyncio.shield(task)
+
+    def _forget(self, page: Page) -> None:
+        self._guards.pop(page, None)
+
+    async def _attach(self, page: Page) -> CDPSession | None:
+        try:
+            session = await page.context.new_cdp_session(page)
+            session.on("Fetch.requestPaused", lambda ev: self._spawn(self._on_paused(session, page, ev)))
+            await session.send("Fetch.enable", {"patterns": _GUARD_PATTERNS})
+        except PlaywrightError as exc:
+            if not self._warned:
+                self._warned = True
+                logger.warning("The domain fence cannot follow redirects in this browser (%s)", exc)
+            return None
+        return session
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_paused(self, session: CDPSession, page: Page, event: dict[str, Any]) -> None:
+        request_id = event["requestId"]
+        url = str(event.get("request", {}).get("url", ""))
+        try:
+            target = _redirect_target(url, event)
+            if target is not None and not self.allows(target):
+                self._record(target, url, page)
+                await session.send("Fetch.failRequest", {"requestId": request_id, "errorReason": "Aborted"})
+                return
+            if target is not None:
+                self._chains[target] = url
+            await session.send("Fetch.continueRequest", {"requestId": request_id})
+        except PlaywrightError:
+            return  # the tab closed: its paused requests went with it
+
+
+def _redirect_target(url: str, event: dict[str, Any]) -> str | None:
+    status = event.get("responseStatusCode")
+    if not isinstance(status, int) or not 300 <= status < 400:
+        return None
+    for header in event.get("responseHeaders") or ():
+        if str(header.get("name", "")).lower() == "location":
+            return urljoin(url, str(header.get("value", "")))
+    return None
+
+
+def _page_of(request: Request) -> Page | None:
+    """The tab a request belongs to; ``None`` before the tab exists (a pop-up's first request)."""
+    try:
+        return request.frame.page
+    except PlaywrightError:
+        return None
