@@ -21,6 +21,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentSettings, BrowserConfig
+from browser_agent.agent.messages import page_of_state
 from browser_agent.demo.catalog import PRODUCTS
 from browser_agent.demo.policy import find_index
 from browser_agent.demo.site import DemoSite
@@ -43,7 +44,7 @@ class TimedPolicy:
 
     def _decide(self, state: str) -> dict[str, Any]:
         self.calls += 1
-        page = state.split("Page (interactive elements and text):", 1)[-1]
+        page = page_of_state(state)
         brain = {"evaluation_previous_goal": "Success", "memory": f"step {self.calls}", "next_goal": "browse"}
         if self.calls == 1:
             action: dict[str, Any] = {"action": "go_to_url", "url": self.site_url}

@@ -23,7 +23,7 @@ import asyncio
 import json
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin
@@ -62,8 +62,15 @@ class DomainFence:
         subresources: Also refuse scripts, images, fetches and every other request off the list.
     """
 
-    def __init__(self, allowed: Sequence[str], *, subresources: bool = False) -> None:
+    def __init__(
+        self,
+        allowed: Sequence[str],
+        *,
+        subresources: bool = False,
+        on_block: Callable[[Blocked], None] | None = None,
+    ) -> None:
         self.allowed = tuple(allowed)
+        self._on_block = on_block
         self.subresources = subresources
         self.blocked: list[Blocked] = []
         self._events: list[str] = []
@@ -92,6 +99,10 @@ class DomainFence:
     def blocked_since(self, mark: int, page: Page | None = None) -> list[Blocked]:
         return [b for b in self.blocked[mark:] if page is None or b.page is None or b.page is page]
 
+    def refused_windows(self) -> int:
+        """New windows whose first document was refused: they never become tabs."""
+        return sum(1 for b in self.blocked if b.page is None)
+
     def blocked_frames(self) -> dict[str, str]:
         """``{URL a frame was asked to load: the refused URL}``, for the page view."""
         return {b.source: b.url for b in self.blocked}
@@ -111,7 +122,10 @@ class DomainFence:
         root = source
         while root in self._chains and self._chains[root] != root:
             root = self._chains[root]
-        self.blocked.append(Blocked(url, root, page))
+        blocked = Blocked(url, root, page)
+        self.blocked.append(blocked)
+        if self._on_block is not None:
+            self._on_block(blocked)
         if len(self._events) < _MAX_EVENTS:
             self._events.append(blocked_message(url, self.allowed))
         else:

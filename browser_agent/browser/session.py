@@ -101,7 +101,11 @@ class BrowserSession:
                     f"{list(allowed)}. Give the allowed domains in one place."
                 )
             return
-        self.fence = DomainFence(allowed, subresources=self.config.fence_subresources)
+        self.fence = DomainFence(
+            allowed,
+            subresources=self.config.fence_subresources,
+            on_block=lambda _blocked: self._tabs.poke_signals(),
+        )
         await self.fence.install(self.context)
 
     @property
@@ -259,9 +263,14 @@ class BrowserSession:
         if signals is None:
             yield False
             return
-        mark = signals.mark(self._tabs.opened)
+        mark = signals.mark(self._windows_opened())
         yield True
-        await signals.wait(mark, lambda: self._tabs.opened, self.config.action_timeout_ms / 1000)
+        await signals.wait(mark, self._windows_opened, self.config.action_timeout_ms / 1000)
+
+    def _windows_opened(self) -> int:
+        """Tabs adopted so far, plus windows the fence refused (they will never become tabs)."""
+        refused = self.fence.refused_windows() if self.fence is not None else 0
+        return self._tabs.opened + refused
 
     # -- observation -----------------------------------------------------------------------------
 

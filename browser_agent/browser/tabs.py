@@ -52,9 +52,7 @@ class TabRegistry:
         self._pages[tab_id] = page
         self._requests[tab_id] = RequestTracker(page)
         self.opened += 1
-        for signals in self._signals.values():
-            if signals is not None:
-                signals.poke()  # an opener may be waiting for this tab
+        self.poke_signals()  # an opener may be waiting for this tab
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)
         page.on("crash", self._on_crash)
@@ -63,6 +61,12 @@ class TabRegistry:
             self.record(f"a new tab {tab_id} opened and is now current")
         self.current_id = tab_id
         return tab_id
+
+    def poke_signals(self) -> None:
+        """Wake the input waits: a tab was opened, or a window was refused."""
+        for signals in self._signals.values():
+            if signals is not None:
+                signals.poke()
 
     def follow(self, page: Page) -> None:
         """Context ``page`` event: a tab the site (or we) opened becomes current."""

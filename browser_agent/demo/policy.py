@@ -12,6 +12,8 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from browser_agent.agent.messages import page_of_state
+
 __all__ = ["CUSTOMER", "TASK", "DemoPolicy", "find_index"]
 
 CUSTOMER = {"name": "Ada Lovelace", "email": "ada@example.com", "quantity": "2", "shipping": "Express"}
@@ -52,7 +54,7 @@ class DemoPolicy:
         state = str(messages[-1].content)
         url = re.search(r"Current URL: (\S+)", state)
         path = "/" + url.group(1).split("/", 3)[-1] if url and url.group(1).startswith("http") else ""
-        page = state.split("Page (interactive elements and text):", 1)[-1]
+        page = page_of_state(state)
         actions = self._actions(path, page)
         return {
             "current_state": _brain(f"on {path or 'a blank page'}: {actions[0]['action']}"),

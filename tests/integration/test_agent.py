@@ -14,6 +14,7 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentHistory, AgentRunError, AgentSettings, BrowserSession, Controller
 from browser_agent.agent import AgentHooks
+from browser_agent.agent.messages import page_of_state
 from browser_agent.demo.policy import find_index
 from browser_agent.testing import ScriptedChatModel
 
@@ -33,7 +34,7 @@ def state_text(messages: list[BaseMessage]) -> str:
 
 
 def page_of(messages: list[BaseMessage]) -> str:
-    return state_text(messages).split("Page (interactive elements and text):", 1)[-1]
+    return page_of_state(state_text(messages))
 
 
 def url_of(messages: list[BaseMessage]) -> str:

@@ -33,7 +33,7 @@ async def test_a_list_stops_after_navigation(form: BrowserSession) -> None:
     actions = [
         {"action": "click_element", "index": go},
         {"action": "click_element", "index": count},
-        {"action": "done", "text": "x"},
+        {"action": "done", "text": "x", "success": True},
     ]
     results = await Controller().run(actions, form)
     assert results[0].error is None and form.page.url.endswith("target.html")
@@ -71,7 +71,9 @@ async def test_a_list_stops_when_a_tab_opens_and_done_ends_it(form: BrowserSessi
         [{"action": "click_element", "index": new_tab}, {"action": "click_element", "index": count}], form
     )
     assert results[1].skipped and "tab" in (results[1].extracted_content or "")
-    done = await Controller().run([{"action": "done", "text": "ok"}, {"action": "wait", "seconds": 5}], form)
+    done = await Controller().run(
+        [{"action": "done", "text": "ok", "success": True}, {"action": "wait", "seconds": 5}], form
+    )
     assert done[0].is_done and done[1].skipped
 
 
@@ -80,7 +82,7 @@ async def test_a_bad_index_is_an_error_for_the_model_and_stops_the_list(form: Br
     assert state.snapshot is not None
     last = max(state.snapshot.selector_map)
     results = await Controller().run(
-        [{"action": "click_element", "index": 999}, {"action": "done", "text": "x"}], form
+        [{"action": "click_element", "index": 999}, {"action": "done", "text": "x", "success": True}], form
     )
     assert results[0].error == (
         f"element 999 is not on the page; this page has indices 1-{last}. "

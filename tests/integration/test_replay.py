@@ -17,6 +17,7 @@ from browser_agent import (
     ReplayReport,
     replay,
 )
+from browser_agent.agent.messages import page_of_state
 from browser_agent.cli import main as cli_main
 from browser_agent.demo.policy import find_index
 from browser_agent.demo.runner import replay_demo
@@ -29,7 +30,7 @@ def _brain(goal: str) -> dict[str, str]:
 
 def _page(messages: list[BaseMessage]) -> str:
     text = next(str(m.content) for m in reversed(messages) if "Current URL:" in str(m.content))
-    return text.split("Page (interactive elements and text):", 1)[-1]
+    return page_of_state(text)
 
 
 async def _record(session: BrowserSession, url: str, tmp_path: Path) -> Path:
@@ -38,7 +39,10 @@ async def _record(session: BrowserSession, url: str, tmp_path: Path) -> Path:
     def policy(messages: list[BaseMessage]) -> dict[str, Any]:
         page = _page(messages)
         if "archived Q1 report" in page:
-            return {"current_state": _brain("report"), "action": [{"action": "done", "text": "archived"}]}
+            return {
+                "current_state": _brain("report"),
+                "action": [{"action": "done", "text": "archived", "success": True}],
+            }
         if "Archive" in page:
             return {
                 "current_state": _brain("archive Q1"),
@@ -184,7 +188,7 @@ async def _replay_twins(session: BrowserSession, server, tmp_path: Path, variant
     def policy(messages: list[BaseMessage]) -> dict[str, Any]:
         page = _page(messages)
         if "added Red Cap" in page:
-            action: dict[str, Any] = {"action": "done", "text": "done"}
+            action: dict[str, Any] = {"action": "done", "text": "done", "success": True}
         elif "wished Oak Desk" in page:
             action = {"action": "click_element", "index": _in_card(page, "Red Cap", "Add to cart")}
         elif "nothing yet" in page:

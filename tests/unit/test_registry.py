@@ -66,7 +66,9 @@ def test_decorator_returns_the_function_and_builds_a_flat_described_model() -> N
 def test_the_union_names_the_bad_action_and_field() -> None:
     union = TypeAdapter(list[Controller().action_union()])
     with pytest.raises(ValidationError) as caught:
-        union.validate_python([{"action": "done", "text": "x"}, {"action": "click_element", "index": "four"}])
+        union.validate_python(
+            [{"action": "done", "text": "x", "success": True}, {"action": "click_element", "index": "four"}]
+        )
     errors = caught.value.errors()
     assert len(errors) == 1
     assert errors[0]["loc"] == (1, "click_element", "index")

@@ -8,12 +8,12 @@ from browser_agent.controller.registry import Registry
 __all__ = ["done", "register"]
 
 
-async def done(text: str, success: bool = True) -> ActionResult:
+async def done(text: str, success: bool) -> ActionResult:
     """Finish the task.
 
     Args:
         text: The final answer for the user: the result, or why the task could not be finished.
-        success: True when the task was fully completed.
+        success: True when the task was fully completed, false when it was not.
     """
     return ActionResult(action="done", extracted_content=text, is_done=True, success=success)
 
