@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["JSONExtractionError", "extract_json", "strip_think"]
+__all__ = ["MAX_DEPTH", "JSONExtractionError", "extract_json", "strip_think", "too_deep"]
 
 _TAGS = "think|thinking|reasoning"
 _THINK_BLOCK = re.compile(rf"<({_TAGS})>.*?</\1>", re.S | re.I)
@@ -33,10 +33,29 @@ _LITERALS = {
 }
 # A reply with dozens of braces in prose is not worth scanning further.
 _MAX_STARTS = 32
+# No answer of ours nests deeper than this; deeper input would only exhaust the parser's stack.
+MAX_DEPTH = 64
 
 
 class JSONExtractionError(ValueError):
     """No JSON object could be read from a model's reply."""
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` (parsed JSON: dicts and lists) nests more than ``limit`` levels, checked without
+    recursion so that no depth can exhaust the stack."""
+    level: list[Any] = [value]
+    for _ in range(limit + 1):
+        level = [
+            child
+            for node in level
+            if isinstance(node, dict | list)
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return False
+    return True
 
 
 def strip_think(text: str) -> str:
@@ -87,7 +106,7 @@ def _first_value(body: str) -> tuple[bool, Any]:
         for attempt in (body[position:end], repaired):
             try:
                 value = json.loads(attempt, strict=False)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
             if isinstance(value, dict | list):
                 return True, value
@@ -106,6 +125,11 @@ def _repair_from(text: str, start: int) -> tuple[str, int]:
             literal, i = _read_string(text, i)
             out.append(literal)
         elif ch in "{[":
+            if len(closers) >= MAX_DEPTH:
+                raise JSONExtractionError(
+                    f"The reply nests brackets more than {MAX_DEPTH} levels deep; "
+                    "reply with a flat JSON object."
+                )
             closers.append("}" if ch == "{" else "]")
             out.append(ch)
             i += 1

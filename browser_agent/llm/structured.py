@@ -20,7 +20,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ValidationError
 
 from browser_agent.errors import ModelError, ModelOutputError, UserError
-from browser_agent.llm.json_repair import JSONExtractionError, extract_json
+from browser_agent.llm.json_repair import MAX_DEPTH, JSONExtractionError, extract_json, too_deep
 from browser_agent.llm.retry import RetryPolicy, call_with_retry, is_transient, status_of
 from browser_agent.llm.usage import TokenUsage, usage_of
 
@@ -38,6 +38,8 @@ T = TypeVar("T", bound=BaseModel)
 Method = Literal["auto", "function_calling", "json_mode", "raw"]
 _Mode = Literal["function_calling", "json_mode", "raw"]
 _MAX_ERRORS_SHOWN = 6
+_MAX_ECHO_CHARS = 4_000
+_TOO_DEEP = f"The reply nests more than {MAX_DEPTH} levels deep; reply with a flat JSON object."
 # No status (a client-side TypeError for an unknown option) or a 400/422 from the provider.
 _REFUSAL_STATUS = frozenset({None, 400, 422})
 
@@ -224,6 +226,8 @@ def _read(ai: AIMessage, output_model: type[BaseModel], tool_name: str | None) -
     """Validate a reply: tool-call arguments first, else its text parsed tolerantly."""
     if ai.tool_calls:
         call = next((c for c in ai.tool_calls if c["name"] == tool_name), ai.tool_calls[0])
+        if too_deep(call["args"]):
+            return _Reading(raw="(arguments nested too deeply)", error=_TOO_DEEP)
         return _validate(call["args"], json.dumps(call["args"]), output_model)
     if ai.invalid_tool_calls:
         raw = ai.invalid_tool_calls[0].get("args") or ""
@@ -243,6 +247,8 @@ def _validate(data: Any, raw: str, output_model: type[BaseModel]) -> _Reading:
         return _Reading(raw=raw, parsed=output_model.model_validate(data))
     except ValidationError as exc:
         return _Reading(raw=raw, error=describe_validation_error(exc))
+    except RecursionError:
+        return _Reading(raw=raw[:2_000], error=_TOO_DEEP)
 
 
 def _correction(ai: AIMessage, error: str, tool_name: str | None) -> list[BaseMessage]:
@@ -259,7 +265,14 @@ def _correction(ai: AIMessage, error: str, tool_name: str | None) -> list[BaseMe
         if tool_name
         else "Reply again with the complete, corrected JSON object only."
     )
-    return [ai, *answers, HumanMessage(content=f"Your last reply was invalid. {error}\n{ask}")]
+    return [_echo(ai), *answers, HumanMessage(content=f"Your last reply was invalid. {error}\n{ask}")]
+
+
+def _echo(ai: AIMessage) -> AIMessage:
+    """The invalid reply as it goes back into the conversation: a huge text is cut, tool calls kept."""
+    if isinstance(ai.content, str) and len(ai.content) > _MAX_ECHO_CHARS:
+        return ai.model_copy(update={"content": ai.content[:_MAX_ECHO_CHARS] + " … (cut)"})
+    return ai
 
 
 def _without_titles(node: Any) -> Any:
