@@ -24,7 +24,7 @@ from browser_agent.browser.playwright_errors import PlaywrightError, map_navigat
 from browser_agent.browser.settle import wait_for_settle
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.browser.tabs import TabRegistry
-from browser_agent.browser.watchdog import bounded, terminate_scripts
+from browser_agent.browser.watchdog import bounded, responds
 from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
 from browser_agent.dom.hooks import install_page_hooks
 from browser_agent.dom.models import DomSnapshot
@@ -233,12 +233,23 @@ class BrowserSession:
         return self.page
 
     async def unstick(self) -> bool:
-        """Stop the script that keeps the current tab busy (a loop, dialogs in a loop)."""
+        """Free the current tab from a script that never yields: stop the script; when the tab still
+        does not answer (dialogs in a loop), close it. Returns whether the tab was kept."""
         try:
             page = self.page
         except TabClosedError:
-            return False
-        return await terminate_scripts(page)
+            return True
+        signals = await self._tabs.signals_of(page)
+        if signals is not None and await signals.terminate_script(1.0) and await responds(page, 1.0):
+            self._tabs.record("a script of the page never yielded and was stopped")
+            return True
+        tab_id, dialogs = self._tabs.current_id, self._tabs.dialogs_seen()
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(page.close(run_before_unload=False), 3)
+        self._tabs.forget(page)
+        why = f" ({dialogs} dialogs in a row)" if dialogs else ""
+        self._tabs.record(f"tab {tab_id} never stopped running a script{why} and was closed")
+        return False
 
     async def go_back(self) -> None:
         page = self.page
@@ -293,11 +304,9 @@ class BrowserSession:
             ActionTimeoutError: the page did not answer the capture, even after its scripts were stopped.
         """
         page = await self._usable_page()
-        if page.is_closed():
-            raise TabClosedError("The current tab is closed; switch to another tab.")
         snapshot = None
         if include_dom and self._tabs.current_id not in self._tabs.crashed:
-            snapshot = await self._capture(page, extract_options)
+            page, snapshot = await self._capture(page, extract_options)
             self.last_snapshot = snapshot
         shot = None
         if screenshot and snapshot is not None:
@@ -314,20 +323,21 @@ class BrowserSession:
             screenshot_b64=shot,
         )
 
-    async def _capture(self, page: Page, options: ExtractOptions | None) -> DomSnapshot:
-        """The page's snapshot; a page too busy to answer has its scripts stopped and is read again."""
+    async def _capture(self, page: Page, options: ExtractOptions | None) -> tuple[Page, DomSnapshot]:
+        """The current tab and its snapshot. A tab too busy to answer is freed (``unstick``) and read
+        again; when it had to be closed, the tab that is current then is read."""
         blocked = self.fence.blocked_frames() if self.fence is not None else None
         seconds = self.config.capture_timeout_ms / 1000
         for attempt in range(2):
-            capture = extract_snapshot(
-                page, previous=self.last_snapshot, options=options, blocked_frames=blocked
-            )
+            previous = self.last_snapshot if attempt == 0 else None
+            capture = extract_snapshot(page, previous=previous, options=options, blocked_frames=blocked)
             try:
-                return await bounded(capture, seconds, "Reading the page")
+                return page, await bounded(capture, seconds, "Reading the page")
             except ActionTimeoutError:
                 if attempt:
                     raise
-                await terminate_scripts(page)
+                await self.unstick()
+                page = await self._usable_page()
         raise AssertionError("unreachable")
 
     async def _screenshot(self, page: Page, mask_values: Sequence[str]) -> str | None:

@@ -63,6 +63,14 @@ class TabSignals:
     def mark(self, tabs: int) -> SignalMark:
         return SignalMark(self.requests, self.window_opens, tabs)
 
+    async def terminate_script(self, cap_s: float) -> bool:
+        """Stop the script the tab's main thread is running (a loop that never yields)."""
+        try:
+            await asyncio.wait_for(self._cdp.send("Runtime.terminateExecution"), cap_s)
+        except (PlaywrightError, TimeoutError):
+            return False
+        return True
+
     def poke(self) -> None:
         """Something the wait looks at changed elsewhere (a tab was reported)."""
         self._changed.set()

@@ -21,6 +21,13 @@ __all__ = ["TabRegistry"]
 _DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
 
 
+async def _attach_signals(page: Page) -> TabSignals | None:
+    try:
+        return await TabSignals.attach(page)
+    except PlaywrightError:
+        return None  # not Chromium, or the tab is already gone
+
+
 class TabRegistry:
     """Numbers tabs in the order they open, follows new ones, and records dialogs and downloads."""
 
@@ -28,7 +35,7 @@ class TabRegistry:
         self._config = config
         self._pages: dict[int, Page] = {}
         self._requests: dict[int, RequestTracker] = {}
-        self._signals: dict[int, TabSignals | None] = {}
+        self._signals: dict[int, asyncio.Task[TabSignals | None]] = {}
         self.opened = 0  # tabs adopted so far, closed ones included
         self._next_id = 0
         self.current_id = -1
@@ -51,6 +58,9 @@ class TabRegistry:
         self._next_id += 1
         self._pages[tab_id] = page
         self._requests[tab_id] = RequestTracker(page)
+        # Attached at once, before the page can get stuck: a session attached to a busy page is never
+        # answered, and this one is the way to stop a runaway script.
+        self._signals[tab_id] = asyncio.get_running_loop().create_task(_attach_signals(page))
         self.opened += 1
         self.poke_signals()  # an opener may be waiting for this tab
         page.on("dialog", self._on_dialog)
@@ -64,7 +74,8 @@ class TabRegistry:
 
     def poke_signals(self) -> None:
         """Wake the input waits: a tab was opened, or a window was refused."""
-        for signals in self._signals.values():
+        for task in self._signals.values():
+            signals = task.result() if task.done() and not task.cancelled() else None
             if signals is not None:
                 signals.poke()
 
@@ -96,12 +107,8 @@ class TabRegistry:
         tab_id = self.id_of(page)
         if tab_id is None:
             return None
-        if tab_id not in self._signals:
-            try:
-                self._signals[tab_id] = await TabSignals.attach(page)
-            except PlaywrightError:
-                self._signals[tab_id] = None
-        return self._signals[tab_id]
+        task = self._signals.get(tab_id)
+        return None if task is None else await asyncio.shield(task)
 
     def get(self, tab_id: int) -> Page:
         page = self._pages.get(tab_id)

@@ -1,14 +1,13 @@
-"""Bounds on calls into a page, and the way out when a page's script never yields.
+"""Bounds on calls into a page.
 
 A page can keep its main thread busy for ever (a ``while (true)`` loop, ``alert()`` in a loop); every
-call that needs that thread then waits for ever. Each call into the page is bounded, and a page found
-stuck has its running script terminated through the DevTools protocol, as a browser's "stop script".
+call that needs that thread then waits for ever. Each call into the page is bounded; what to do with a
+page found stuck is ``BrowserSession.unstick``'s job.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -17,7 +16,7 @@ from playwright.async_api import Page
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.errors import ActionTimeoutError
 
-__all__ = ["bounded", "terminate_scripts"]
+__all__ = ["bounded", "responds"]
 
 T = TypeVar("T")
 
@@ -32,22 +31,15 @@ async def bounded(call: Awaitable[T], seconds: float, what: str) -> T:
         return await asyncio.wait_for(call, timeout=seconds)
     except TimeoutError as exc:
         raise ActionTimeoutError(
-            f"{what} got no answer from the page in {seconds:g} s (a script of the page may be busy); "
-            "its scripts were stopped. Try again, reload, or open another page."
+            f"{what} got no answer from the page in {seconds:g} s (a script of the page never yields). "
+            "Try again, or open another page."
         ) from exc
 
 
-async def terminate_scripts(page: Page, seconds: float = 2.0) -> bool:
-    """Stop the script running in ``page``'s main thread; ``False`` when that was not possible."""
+async def responds(page: Page, seconds: float) -> bool:
+    """Whether ``page``'s main thread runs a script within ``seconds``."""
     try:
-        session = await asyncio.wait_for(page.context.new_cdp_session(page), timeout=seconds)
+        await asyncio.wait_for(page.evaluate("0"), timeout=seconds)
     except (PlaywrightError, TimeoutError):
         return False
-    try:
-        await asyncio.wait_for(session.send("Runtime.terminateExecution"), timeout=seconds)
-    except (PlaywrightError, TimeoutError):
-        return False
-    finally:
-        with contextlib.suppress(PlaywrightError, TimeoutError):
-            await asyncio.wait_for(session.detach(), timeout=seconds)
     return True

@@ -28,6 +28,7 @@ class ControllerSettings:
     """Knobs of the built-in actions."""
 
     search_engine_url: str = DEFAULT_SEARCH_ENGINE_URL
+    action_timeout_s: float = 60.0
     max_wait_s: float = 10.0
     extract_max_chars: int = 8_000
     extract_llm_max_chars: int = 60_000

@@ -7,6 +7,7 @@ current, or new elements appeared that the next action's index may no longer mea
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from browser_agent.controller.actions import register_builtins
 from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionContext, ControllerSettings
 from browser_agent.controller.execution import execute
 from browser_agent.controller.models import ActionModel, ActionResult
-from browser_agent.controller.registry import Registry
+from browser_agent.controller.registry import RegisteredAction, Registry
 from browser_agent.controller.schema import action_union, parse_action
 from browser_agent.dom.extractor import extract_snapshot
 from browser_agent.errors import ActionError
@@ -37,6 +38,8 @@ class Controller:
     Args:
         exclude_actions: Names of actions not to offer (built-in or yours).
         search_engine_url: The URL ``search`` opens; ``{query}`` is replaced by the quoted query.
+        action_timeout_s: Longest one action may take; past it the action fails and the tab's
+            scripts are stopped (a page whose script never yields cannot hold the run).
     """
 
     def __init__(
@@ -44,9 +47,12 @@ class Controller:
         *,
         exclude_actions: Iterable[str] = (),
         search_engine_url: str = DEFAULT_SEARCH_ENGINE_URL,
+        action_timeout_s: float = 60.0,
     ) -> None:
         self.registry = Registry(exclude=exclude_actions)
-        self.settings = ControllerSettings(search_engine_url=search_engine_url)
+        self.settings = ControllerSettings(
+            search_engine_url=search_engine_url, action_timeout_s=action_timeout_s
+        )
         register_builtins(self.registry)
 
     def action(
@@ -103,7 +109,7 @@ class Controller:
         results: list[ActionResult] = []
         for position, action in enumerate(parsed):
             before = _Marker.take(session)
-            result = await execute(self.registry.get(action.action), action, ctx)
+            result = await _bounded(self.registry.get(action.action), action, ctx)
             results.append(result)
             rest = parsed[position + 1 :]
             reason = await _stop_reason(result, before, ctx, rest[0]) if rest else None
@@ -111,6 +117,21 @@ class Controller:
                 results.extend(_skipped(a, ctx.redact(reason)) for a in rest)
                 break
         return results
+
+
+async def _bounded(registered: RegisteredAction, action: ActionModel, ctx: ActionContext) -> ActionResult:
+    """``execute``, within ``action_timeout_s``; a page that never answers has its scripts stopped."""
+    limit = ctx.settings.action_timeout_s
+    try:
+        return await asyncio.wait_for(execute(registered, action, ctx), timeout=limit)
+    except TimeoutError:
+        kept = await ctx.session.unstick()
+        note = "; its script was stopped" if kept else "; the tab never answered and was closed"
+        return ActionResult(
+            action=registered.name,
+            error=f"{registered.name} got no answer from the page in {limit:g} s{note}. "
+            "Look at the new state; try another way or another page.",
+        )
 
 
 @dataclass(frozen=True, slots=True)
