@@ -64,6 +64,13 @@ def _encodings(value: str) -> set[str]:
         json.dumps(value)[1:-1],
         json.dumps(value, ensure_ascii=False)[1:-1],
     }
+    # A form on a page without a declared charset submits in windows-1252, not UTF-8.
+    try:
+        value.encode("cp1252")
+    except UnicodeEncodeError:
+        pass
+    else:
+        forms |= {quote(value, safe="", encoding="cp1252"), quote_plus(value, encoding="cp1252")}
     # A URL-encoded value shown inside HTML or JSON (a link's href, a URL in a JSON body).
     forms |= {html.escape(f) for f in list(forms)} | {json.dumps(f)[1:-1] for f in list(forms)}
     return {f for f in forms if f}

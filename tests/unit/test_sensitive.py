@@ -41,6 +41,7 @@ def test_redact_longest_value_first() -> None:
         json.dumps(PW)[1:-1],
         json.dumps(PW, ensure_ascii=False)[1:-1],
         html.escape(quote_plus(PW)),
+        quote_plus(PW, encoding="cp1252"),
     ],
 )
 def test_redact_every_encoding(encoded: str) -> None:
