@@ -89,13 +89,17 @@ class ScriptedChatModel(BaseChatModel):
         policy: Instead of a script, ``policy(messages) -> reply`` decides each reply.
         supports_tools: When False, ``bind_tools`` raises ``NotImplementedError`` like a model
             without tool calling.
+        keep_calls: Keep only the last N calls in ``calls`` (long runs, memory benchmarks); all by
+            default.
     """
 
     replies: list[Any] = Field(default_factory=list)
     policy: Callable[[list[BaseMessage]], Any] | None = None
     supports_tools: bool = True
+    keep_calls: int | None = None
 
     _calls: list[ScriptedCall] = PrivateAttr(default_factory=list)
+    _count: int = PrivateAttr(default=0)
 
     def model_post_init(self, context: Any, /) -> None:
         """Reject a model given both a script and a policy: only one of them can answer."""
@@ -151,7 +155,10 @@ class ScriptedChatModel(BaseChatModel):
         tools: list[dict[str, Any]] = list(kwargs.pop("tools", None) or [])
         tool_choice = kwargs.pop("tool_choice", None)
         kwargs.pop("ls_structured_output_format", None)
+        self._count += 1
         self._calls.append(ScriptedCall(list(messages), tools, tool_choice, kwargs))
+        if self.keep_calls is not None and len(self._calls) > self.keep_calls:
+            del self._calls[: len(self._calls) - self.keep_calls]
         reply = self._next_reply(messages)
         if isinstance(reply, BaseException):
             raise reply
@@ -171,7 +178,7 @@ class ScriptedChatModel(BaseChatModel):
     def _next_reply(self, messages: list[BaseMessage]) -> Any:
         if self.policy is not None:
             return self.policy(list(messages))
-        index = len(self._calls) - 1
+        index = self._count - 1
         if index >= len(self.replies):
             last = _message_text(messages[-1])[:200] if messages else ""
             raise ScriptExhaustedError(
@@ -189,7 +196,7 @@ class ScriptedChatModel(BaseChatModel):
             if not tools:
                 return AIMessage(content=json.dumps(reply))
             name, args = _pick_tool(reply, [t["function"]["name"] for t in tools], tool_choice)
-            call_id = f"call_{len(self._calls)}"
+            call_id = f"call_{self._count}"
             return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
         raise TypeError(
             f"ScriptedChatModel cannot answer with a {type(reply).__name__} ({reply!r}); "

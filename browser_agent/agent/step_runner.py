@@ -24,7 +24,7 @@ from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.fingerprint import fingerprint_of
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import ActionError, ModelError
-from browser_agent.llm import StructuredReply, ask_structured
+from browser_agent.llm import StructuredReply, ask_structured, message_text
 from browser_agent.sensitive import Secrets
 
 __all__ = ["StepDeps", "StepRunner"]
@@ -189,8 +189,8 @@ class StepRunner:
         Path(folder).mkdir(parents=True, exist_ok=True)
         lines = []
         for message in messages:
-            content = message.content if isinstance(message.content, str) else str(message.content)
-            lines.append(f"--- {message.type} ---\n{content}")
+            pictures = "" if isinstance(message.content, str) else "\n(with a screenshot)"
+            lines.append(f"--- {message.type} ---\n{message_text(message)}{pictures}")
         Path(folder, f"step_{number:03d}.txt").write_text(self.deps.secrets.redact("\n".join(lines)))
 
 

@@ -3,6 +3,10 @@
 Only ``fetch`` and ``xhr`` count: they are how scripts load what they render after the load event. A
 request in flight for longer than ``LONG_REQUEST_S`` (a long poll, a stream) stops counting, so such a
 page does not hold every settle until its cap.
+
+The tracker reads the tab's own DevTools session (its ``Network`` events are plain data, dropped once
+read), not Playwright's request events: each of those leaves a ``Request`` object in this process that
+Playwright collects only after ten thousand of them, which makes a long run grow.
 """
 
 from __future__ import annotations
@@ -10,34 +14,40 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from typing import Any
 
-from playwright.async_api import Page, Request
+from playwright.async_api import CDPSession
 
 __all__ = ["LONG_REQUEST_S", "RequestTracker"]
 
 LONG_REQUEST_S = 1.0
-_COUNTED = frozenset({"fetch", "xhr"})
+_COUNTED = frozenset({"Fetch", "XHR"})
+# Response bodies are not kept for this session: it only counts requests.
+NETWORK_ENABLE = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
 
 
 class RequestTracker:
     """Follows one tab's fetch and XHR requests from the moment it is attached."""
 
-    def __init__(self, page: Page) -> None:
-        self._inflight: dict[Request, float] = {}
+    def __init__(self) -> None:
+        self._inflight: dict[str, float] = {}
         self._changed = asyncio.Event()
         self.started = 0  # fetch/XHR requests seen so far: tells whether a new one began meanwhile
-        page.on("request", self._on_request)
-        page.on("requestfinished", self._on_done)
-        page.on("requestfailed", self._on_done)
 
-    def _on_request(self, request: Request) -> None:
-        if request.resource_type in _COUNTED:
-            self._inflight[request] = time.monotonic()
+    def listen(self, cdp: CDPSession) -> None:
+        """Follow the requests reported on ``cdp`` (send ``Network.enable`` with ``NETWORK_ENABLE`` after)."""
+        cdp.on("Network.requestWillBeSent", self._on_request)
+        cdp.on("Network.loadingFinished", self._on_done)
+        cdp.on("Network.loadingFailed", self._on_done)
+
+    def _on_request(self, event: dict[str, Any]) -> None:
+        if event.get("type") in _COUNTED and not event.get("redirectResponse"):
+            self._inflight[str(event.get("requestId"))] = time.monotonic()
             self.started += 1
             self._changed.set()
 
-    def _on_done(self, request: Request) -> None:
-        if self._inflight.pop(request, None) is not None:
+    def _on_done(self, event: dict[str, Any]) -> None:
+        if self._inflight.pop(str(event.get("requestId")), None) is not None:
             self._changed.set()
 
     def _youngest_deadline(self) -> float | None:

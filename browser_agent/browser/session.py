@@ -39,6 +39,8 @@ from browser_agent.errors import (
 
 __all__ = ["BrowserSession"]
 
+_CLOSE_S = 10.0
+
 
 class BrowserSession:
     """An isolated browser context and its tabs.
@@ -72,21 +74,24 @@ class BrowserSession:
         """Launch or connect, open a context and a first tab. Idempotent."""
         if self._context is not None:
             return
-        try:
+        try:  # a failure or a cancellation half-way must not leave a browser behind
             self._context = await self._open_context()
+            await self._prepare(self._context)
         except BaseException:
             await self.close()
             raise
-        self._context.set_default_timeout(self.config.action_timeout_ms)
-        self._context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
-        await install_page_hooks(self._context)
+
+    async def _prepare(self, context: BrowserContext) -> None:
+        context.set_default_timeout(self.config.action_timeout_ms)
+        context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
+        await install_page_hooks(context)
         if self.config.allowed_domains is not None:
             await self.fence_to(self.config.allowed_domains)
-        self._context.on("page", self._tabs.follow)
-        for page in self._context.pages:
+        context.on("page", self._tabs.follow)
+        for page in context.pages:
             self._tabs.adopt(page)
-        if not self._context.pages:
-            await self._context.new_page()
+        if not context.pages:
+            await context.new_page()
 
     async def fence_to(self, allowed: tuple[str, ...]) -> None:
         """Keep every document of this session on ``allowed`` from now on (see ``DomainFence``).
@@ -123,7 +128,7 @@ class BrowserSession:
             options["service_workers"] = "block"  # a worker's fetches would bypass the fence
         if self._shared_browser is not None:
             return await self._shared_browser.new_context(**options)  # type: ignore[arg-type]
-        self._playwright = await async_playwright().start()
+        self._playwright = await _start_playwright()
         if cfg.user_data_dir is not None and not (cfg.cdp_url or cfg.ws_endpoint):
             return await launch_persistent(self._playwright, cfg, options)
         self._browser = await launch_browser(self._playwright, cfg)
@@ -132,16 +137,23 @@ class BrowserSession:
         return await self._browser.new_context(**options)  # type: ignore[arg-type]
 
     async def close(self) -> None:
-        """Close the context (and the browser and Playwright when this session started them)."""
-        await self._tabs.finish_downloads()
-        for closer in (self._context, self._browser):
-            if closer is not None:
-                with contextlib.suppress(PlaywrightError):  # already gone: closing is best effort
-                    await closer.close()
-        self._context = self._browser = None
-        if self._playwright is not None:
-            await self._playwright.stop()
-            self._playwright = None
+        """Close the context (and the browser and Playwright when this session started them).
+
+        Each part gets a bounded time: a browser that no longer answers is left to Playwright's
+        driver, whose exit ends it.
+        """
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._tabs.finish_downloads(), _CLOSE_S)
+        try:
+            for closer in (self._context, self._browser):
+                if closer is not None:
+                    with contextlib.suppress(PlaywrightError, TimeoutError):  # closing is best effort
+                        await asyncio.wait_for(closer.close(), _CLOSE_S)
+        finally:
+            self._context = self._browser = None
+            if self._playwright is not None:
+                playwright, self._playwright = self._playwright, None
+                await playwright.stop()
 
     @property
     def context(self) -> BrowserContext:
@@ -347,6 +359,18 @@ class BrowserSession:
             return await bounded(shot, seconds + 1, "A screenshot")
         except (ActionTimeoutError, PlaywrightError):
             return None  # the step goes on without a picture
+
+
+async def _start_playwright() -> Playwright:
+    """Start Playwright's driver; cancelled half-way, the driver is still stopped (else it outlives us)."""
+    starting = asyncio.ensure_future(async_playwright().start())
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            started = await asyncio.wait_for(starting, _CLOSE_S)
+            await started.stop()
+        raise
 
 
 async def _safe_title(page: Page) -> str:

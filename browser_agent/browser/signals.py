@@ -18,6 +18,7 @@ from typing import Any
 
 from playwright.async_api import CDPSession, Page
 
+from browser_agent.browser.network import NETWORK_ENABLE, RequestTracker
 from browser_agent.browser.playwright_errors import PlaywrightError
 
 __all__ = ["SignalMark", "TabSignals"]
@@ -48,15 +49,17 @@ class TabSignals:
         cdp.on("Page.windowOpen", self._on_window_open)
 
     @classmethod
-    async def attach(cls, page: Page) -> TabSignals:
-        """Open a CDP session on ``page`` and listen to it.
+    async def attach(cls, page: Page, requests: RequestTracker) -> TabSignals:
+        """Open a CDP session on ``page`` and listen to it; its fetches go to ``requests``.
 
         Raises:
             playwright Error: the browser has no CDP (not Chromium), or the tab is gone.
         """
         cdp = await page.context.new_cdp_session(page)
+        requests.listen(cdp)
         tree = await cdp.send("Page.getFrameTree")
         signals = cls(cdp, tree["frameTree"]["frame"]["id"])
+        await cdp.send("Network.enable", NETWORK_ENABLE)
         await cdp.send("Page.enable")
         return signals
 

@@ -21,9 +21,9 @@ __all__ = ["TabRegistry"]
 _DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
 
 
-async def _attach_signals(page: Page) -> TabSignals | None:
+async def _attach_signals(page: Page, requests: RequestTracker) -> TabSignals | None:
     try:
-        return await TabSignals.attach(page)
+        return await TabSignals.attach(page, requests)
     except PlaywrightError:
         return None  # not Chromium, or the tab is already gone
 
@@ -57,10 +57,10 @@ class TabRegistry:
         tab_id = self._next_id
         self._next_id += 1
         self._pages[tab_id] = page
-        self._requests[tab_id] = RequestTracker(page)
+        requests = self._requests[tab_id] = RequestTracker()
         # Attached at once, before the page can get stuck: a session attached to a busy page is never
         # answered, and this one is the way to stop a runaway script.
-        self._signals[tab_id] = asyncio.get_running_loop().create_task(_attach_signals(page))
+        self._signals[tab_id] = asyncio.get_running_loop().create_task(_attach_signals(page, requests))
         self.opened += 1
         self.poke_signals()  # an opener may be waiting for this tab
         page.on("dialog", self._on_dialog)

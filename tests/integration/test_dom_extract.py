@@ -218,7 +218,9 @@ async def test_big_table_fast(session: BrowserSession, server: LocalServer) -> N
     snap = await extract_snapshot(session.page)
     elapsed = (time.perf_counter() - started) * 1000
     assert snap.scroll.elements_below > 3_000
-    assert elapsed < 500, f"capture took {elapsed:.0f} ms"
+    # A bound against a walk gone quadratic, not a speed target (dom_bench measures speed): 70-100 ms on
+    # an idle machine, several times that on a shared one.
+    assert elapsed < 2_000, f"capture took {elapsed:.0f} ms"
 
 
 async def test_unnamed_and_navigated_frames(session: BrowserSession, server: LocalServer) -> None:

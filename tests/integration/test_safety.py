@@ -8,6 +8,7 @@ import contextlib
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from browser_agent.agent.messages import page_of_state
 from browser_agent.demo.policy import find_index
 from browser_agent.testing import ScriptedChatModel
 from tests.support.fence_sites import AllowedSite, DisallowedSite
+from tests.support.processes import descendants, leftovers
 from tests.support.server import LocalServer
 
 Policy = Callable[[list[BaseMessage]], dict[str, Any]]
@@ -286,3 +288,40 @@ async def test_max_failures_error_carries_a_redacted_message_and_history(
     assert secret not in str(caught.value)
     assert caught.value.history.end_reason == "max_failures"
     assert secret not in caught.value.history.model_dump_json()
+
+
+async def test_no_browser_process_is_left_after_an_end_a_failure_or_a_cancellation(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    def wander(_m: list[BaseMessage]) -> dict[str, Any]:
+        return reply("wander", {"action": "go_to_url", "url": server.url("safety/calm.html")})
+
+    before = descendants()
+    await Agent("Wander", ScriptedChatModel(policy=wander), browser=BrowserConfig()).run(max_steps=1)
+    assert not await leftovers(before), "a normal end left processes"
+
+    bad = {"current_state": reply("x")["current_state"], "action": []}
+    failing = Agent(
+        "Fail",
+        ScriptedChatModel(policy=lambda _m: bad),
+        browser=BrowserConfig(),
+        settings=AgentSettings(max_failures=1),
+    )
+    with pytest.raises(AgentRunError):
+        await failing.run(max_steps=3)
+    assert not await leftovers(before), "a failure left processes"
+
+    for delay in (0.3, 2.5):  # during the launch, and in the middle of the run
+        slow = Agent(
+            "Cancel",
+            ScriptedChatModel(policy=wander),
+            browser=BrowserConfig(),
+            settings=AgentSettings(save_history_path=tmp_path / "cancelled.json"),
+        )
+        task = asyncio.create_task(slow.run(max_steps=1_000))
+        await asyncio.sleep(delay)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        assert not await leftovers(before), f"a cancellation after {delay} s left processes"
+        assert (tmp_path / "cancelled.json").exists()
