@@ -13,7 +13,7 @@ from playwright.async_api import Page
 
 from browser_agent.dom.models import DomSnapshot, ElementNode
 
-__all__ = ["marked_screenshot"]
+__all__ = ["marked_screenshot", "showing"]
 
 _OVERLAY = """([boxes, covers]) => {
   const layer = document.createElement('div');
@@ -45,9 +45,17 @@ def _box(node: ElementNode) -> dict[str, float]:
     return {"i": node.index, "x": node.rect.x, "y": node.rect.y, "w": node.rect.width, "h": node.rect.height}
 
 
-def _shows_secret(node: ElementNode, prefixes: list[str]) -> bool:
-    shown = " ".join([node.name, node.text, *node.states, *node.attributes.values()])
-    return any(prefix in shown for prefix in prefixes)
+def showing(snapshot: DomSnapshot, values: Iterable[str]) -> list[ElementNode]:
+    """The elements of ``snapshot`` whose name, text, value or attributes show one of ``values``."""
+    prefixes = [" ".join(v.split())[:_SECRET_PREFIX] for v in values if v.strip()]
+    if not prefixes:
+        return []
+    found = []
+    for node in snapshot.selector_map.values():
+        shown = " ".join([node.name, node.text, *node.states, *node.attributes.values()])
+        if any(prefix in shown for prefix in prefixes):
+            found.append(node)
+    return found
 
 
 async def marked_screenshot(
@@ -65,10 +73,8 @@ async def marked_screenshot(
         hide_values: Texts (secret values) that must not appear: fields showing one are covered.
         jpeg_quality: A JPEG of this quality; PNG when None.
     """
-    prefixes = [" ".join(v.split())[:_SECRET_PREFIX] for v in hide_values if v.strip()]
-    nodes = list(snapshot.selector_map.values())
-    covers = [_box(n) for n in nodes if prefixes and _shows_secret(n, prefixes)]
-    await page.evaluate(_OVERLAY, [[_box(n) for n in nodes], covers])
+    boxes = [_box(n) for n in snapshot.selector_map.values()]
+    await page.evaluate(_OVERLAY, [boxes, [_box(n) for n in showing(snapshot, hide_values)]])
     try:
         if jpeg_quality is None:
             return await page.screenshot(type="png")

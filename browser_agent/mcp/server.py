@@ -27,7 +27,7 @@ from playwright.async_api import Browser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from browser_agent.controller import Controller
-from browser_agent.errors import BrowserAgentError
+from browser_agent.errors import BrowserAgentError, UserError
 from browser_agent.mcp.config import McpServerConfig
 from browser_agent.mcp.sessions import SessionPool
 from browser_agent.mcp.tools import PAGE_STATE, BrowserTools, ToolOutcome, ToolSpec
@@ -87,16 +87,14 @@ class McpBrowserServer:
         self.config = config or McpServerConfig()
         self.tools = BrowserTools(controller, self.config)
         self.pool = SessionPool(self.config.browser, browser=browser)
-        self._reaps_idle = False
 
     def build(self, *, sessions: bool = False) -> Server[dict[str, Any]]:
         """The SDK server; with ``sessions`` (HTTP), one context per MCP session and only session versions."""
-        self._reaps_idle = sessions
         server: Server[dict[str, Any]] = Server(
             SERVER_NAME,
             version=_package_version(),
             instructions=_INSTRUCTIONS,
-            lifespan=self._lifespan,
+            lifespan=lambda _server: self._lifespan(close_idle=sessions),
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
         )
@@ -130,21 +128,24 @@ class McpBrowserServer:
         """Serve clients over streamable HTTP at ``http://HOST:PORT/mcp`` (port 0: any free port).
 
         The address is printed on standard error once the port is bound.
+
+        Raises:
+            UserError: the address cannot be used.
         """
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(128)
-        bound = sock.getsockname()[1]
-        shown = f"[{host}]" if family == socket.AF_INET6 else host
-        print(f"browser-agent mcp: serving on http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
+        sock = _listening_socket(host, port)
+        shown = f"[{host}]" if sock.family == socket.AF_INET6 else host
+        print(
+            f"browser-agent mcp: serving on http://{shown}:{sock.getsockname()[1]}/mcp",
+            file=sys.stderr,
+            flush=True,
+        )
         config = uvicorn.Config(self.http_app(host), log_level="warning", lifespan="on")
         await uvicorn.Server(config).serve(sockets=[sock])
 
     @contextlib.asynccontextmanager
-    async def _lifespan(self, _server: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
-        reaper = asyncio.create_task(self._close_idle_forever()) if self._reaps_idle else None
+    async def _lifespan(self, *, close_idle: bool) -> AsyncIterator[dict[str, Any]]:
+        """Close idle contexts while serving (HTTP); close every context and the browser at the end."""
+        reaper = asyncio.create_task(self._close_idle_forever()) if close_idle else None
         try:
             yield {}
         finally:
@@ -185,6 +186,25 @@ class McpBrowserServer:
             return _as_result(await self.tools.call(params.name, params.arguments, client))
         finally:
             self.pool.touch(client)
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port``.
+
+    Raises:
+        UserError: the address cannot be used (taken, or not an address of this machine).
+    """
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise UserError(
+            f"Cannot listen on {host}:{port} ({exc.strerror}); pick another --host or --port"
+        ) from exc
+    return sock
 
 
 def _client_key(ctx: ServerRequestContext[Any]) -> str | None:

@@ -18,6 +18,7 @@ from playwright.async_api import Browser, Playwright, async_playwright
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.launch import launch_browser
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.errors import BrowserError
 
 __all__ = ["ClientBrowser", "SessionPool"]
 
@@ -69,8 +70,8 @@ class SessionPool:
         """
         async with self._opening:
             client = self._clients.get(key)
-            if client is not None and not self._alive():
-                await self.close(key)  # the browser went away with this context: open a new one
+            if client is not None and not _connected(client):
+                await self.close(key)  # its browser went away and took the context along: open a new one
                 client = None
             if client is None:
                 session = BrowserSession(self.config, browser=await self._shared_browser())
@@ -116,10 +117,10 @@ class SessionPool:
         if self._alive():
             assert self._browser is not None
             return self._browser
-        if self._given_browser is not None:
-            return self._given_browser  # not ours to restart: the error will say it is gone
-        await self._stop_browser()
-        self._playwright = await async_playwright().start()
+        if self._given_browser is not None:  # not ours to start again
+            raise BrowserError("The browser the server was given has closed; restart the server.")
+        if self._playwright is None:
+            self._playwright = await async_playwright().start()
         self._browser = await launch_browser(self._playwright, self.config)
         return self._browser
 
@@ -131,3 +132,8 @@ class SessionPool:
         if self._playwright is not None:
             await self._playwright.stop()
             self._playwright = None
+
+
+def _connected(client: ClientBrowser) -> bool:
+    browser = client.session.context.browser
+    return browser is not None and browser.is_connected()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -208,8 +208,3 @@ def _result_line(result: ActionResult) -> str:
     if result.error:
         return f"{result.action} failed: {result.error}"
     return f"{result.action}: {result.extracted_content or 'done'}"
-
-
-def tool_names(specs: Iterable[ToolSpec]) -> list[str]:
-    """The names of ``specs``, in order."""
-    return [s.name for s in specs]

@@ -151,6 +151,9 @@ async def test_http_clients_get_isolated_browsers(tmp_path: Path, server: LocalS
         assert failed and "outside the allowed domains" in said
         failed, said = await _call(second, "click_element", {"index": 1000})
         assert failed and "element 1000 is not on the page" in said
+        async with Client(url, mode="2026-07-28") as sessionless:  # the revision without sessions
+            failed, said = await _call(sessionless, "page_state", {})
+            assert failed and "keeps one browser per MCP session, and this request belongs to none" in said
 
 
 async def test_a_call_past_the_step_timeout_is_stopped(browser: Browser) -> None:
