@@ -96,6 +96,8 @@ def _argument_errors(exc: ValidationError) -> str:
 class BrowserTools:
     """The tools of one server: ``controller``'s actions (all but ``done``) and ``page_state``.
 
+    The tools are read from the controller once, here: register your actions before building the server.
+
     Raises:
         UserError: the controller has an action named ``page_state``.
     """
@@ -108,13 +110,14 @@ class BrowserTools:
         self._actions = {
             a.name: a for a in controller.registry.actions(every=True) if a.name not in NOT_OFFERED
         }
-
-    def specs(self) -> list[ToolSpec]:
-        """Every tool, ``page_state`` first, then the actions in registration order."""
         page_state = ToolSpec(
             PAGE_STATE, self._page_state_description(), _input_schema(PageStateParams), True
         )
-        return [page_state, *(self._spec(a) for a in self._actions.values())]
+        self._specs = [page_state, *(self._spec(a) for a in self._actions.values())]
+
+    def specs(self) -> list[ToolSpec]:
+        """Every tool, ``page_state`` first, then the actions in registration order."""
+        return list(self._specs)
 
     def __contains__(self, name: object) -> bool:
         return name == PAGE_STATE or name in self._actions
