@@ -34,10 +34,11 @@ lint: $(STAMP)  ## ruff
 typecheck: $(STAMP)  ## mypy --strict on the package
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)  ## the benchmarks (DOM extraction, agent step overhead, replay robustness)
+bench: $(STAMP)  ## the benchmarks (DOM extraction, step overhead, replay robustness, MCP view tokens)
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
 	$(PY) benchmarks/replay_bench.py
+	$(PY) benchmarks/mcp_tokens.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

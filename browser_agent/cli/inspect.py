@@ -8,33 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Page
-
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.config import Viewport
 from browser_agent.dom import DomSnapshot, extract_snapshot, install_page_hooks, render
+from browser_agent.dom.marks import marked_screenshot
 
 __all__ = ["add_parser"]
-
-# Draws one labelled box per element in a fixed overlay on the top page; removed after the screenshot.
-_OVERLAY = """(boxes) => {
-  const layer = document.createElement('div');
-  layer.id = '__browser_agent_overlay';
-  layer.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647';
-  for (const b of boxes) {
-    const box = document.createElement('div');
-    box.style.cssText = `position:fixed;left:${b.x}px;top:${b.y}px;width:${b.w}px;height:${b.h}px;` +
-      'outline:2px solid #e0245e;box-sizing:border-box';
-    const tag = document.createElement('span');
-    tag.textContent = String(b.i);
-    tag.style.cssText = 'position:absolute;left:0;top:-14px;font:bold 11px sans-serif;color:#fff;' +
-      'background:#e0245e;padding:0 3px;line-height:14px';
-    box.appendChild(tag);
-    layer.appendChild(box);
-  }
-  document.documentElement.appendChild(layer);
-}"""
-_REMOVE_OVERLAY = "() => document.getElementById('__browser_agent_overlay')?.remove()"
 
 
 def add_parser(subparsers: Any) -> None:
@@ -71,23 +50,11 @@ async def inspect_page(args: argparse.Namespace) -> str:
         await session.navigate(_target(args.url))
         snapshot = await extract_snapshot(session.page)
         if args.screenshot:
-            await _annotated_screenshot(session.page, snapshot, args.screenshot)
+            args.screenshot.write_bytes(await marked_screenshot(session.page, snapshot))
     if args.json:
         return json.dumps(_as_json(snapshot), indent=2, ensure_ascii=False)
     count = len(snapshot.selector_map)
     return f"{render(snapshot)}\n\n{count} elements, capture {snapshot.capture_ms:.0f} ms"
-
-
-async def _annotated_screenshot(page: Page, snapshot: DomSnapshot, path: Path) -> None:
-    boxes = [
-        {"i": n.index, "x": n.rect.x, "y": n.rect.y, "w": n.rect.width, "h": n.rect.height}
-        for n in snapshot.selector_map.values()
-    ]
-    await page.evaluate(_OVERLAY, boxes)
-    try:
-        await page.screenshot(path=str(path))
-    finally:
-        await page.evaluate(_REMOVE_OVERLAY)
 
 
 def _as_json(snapshot: DomSnapshot) -> dict[str, Any]:

@@ -17,7 +17,8 @@ ALLOWED: dict[str, set[str]] = {
     "browser": {"dom", "errors"},
     "controller": {"browser", "dom", "llm", "errors", "sensitive"},
     "agent": {"controller", "browser", "dom", "llm", "errors", "sensitive"},
-    "cli": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo"},
+    "mcp": {"controller", "browser", "dom", "errors", "sensitive"},
+    "cli": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo", "mcp"},
     "demo": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
     "__init__": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
 }

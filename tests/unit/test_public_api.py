@@ -51,5 +51,6 @@ def test_no_private_or_module_leaks() -> None:
         "testing",
         "cli",
         "demo",
+        "mcp",
     }
     assert public - submodules == set(EXPECTED)

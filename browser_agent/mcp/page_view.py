@@ -1,0 +1,70 @@
+"""The page view a client reads: URL, title, tabs, what happened, and the indexed elements with their text.
+
+It is the agent's page text (``dom.serializer.render``) with a short header, redacted with the server's
+secrets; the optional screenshot is a set-of-marks picture with fields showing a secret covered.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+
+from browser_agent.browser import BrowserSession, BrowserState
+from browser_agent.dom.marks import marked_screenshot
+from browser_agent.dom.serializer import render
+from browser_agent.errors import ActionError
+from browser_agent.sensitive import SensitiveData, redact
+
+__all__ = ["PageView", "capture_view", "view_text"]
+
+INDEX_NOTE = "Page ([n] is the index to pass to actions; *[n] appeared since the last view):"
+
+
+@dataclass(frozen=True, slots=True)
+class PageView:
+    """The text of the page view and, when asked for, a base64 JPEG with the indices drawn on it."""
+
+    text: str
+    screenshot_b64: str | None = None
+
+
+def view_text(state: BrowserState) -> str:
+    """The page view of ``state`` (not redacted)."""
+    lines = [f"URL: {state.url}", f"Title: {state.title}"]
+    if len(state.tabs) > 1:
+        tabs = "; ".join(
+            f"[{t.tab_id}]{'*' if t.tab_id == state.current_tab_id else ''} {t.title or t.url}"
+            for t in state.tabs
+        )
+        lines.append(f"Tabs ([id]* is current): {tabs}")
+    if state.events:
+        lines.append("Since the last view: " + "; ".join(state.events))
+    page = render(state.snapshot) if state.snapshot is not None else "(page not captured)"
+    lines += [INDEX_NOTE, page]
+    return "\n".join(lines)
+
+
+async def capture_view(
+    session: BrowserSession,
+    secrets: SensitiveData | None,
+    *,
+    screenshot: bool = False,
+    jpeg_quality: int = 70,
+) -> PageView:
+    """Capture the current tab; the snapshot becomes the one the next action's indices refer to.
+
+    A tab that closed or crashed is reported in the text rather than raised: the client can switch tabs.
+    """
+    try:
+        state = await session.state()
+    except ActionError as exc:
+        session.last_snapshot = None
+        return PageView(redact(f"(page not captured: {exc})", secrets))
+    shot = None
+    if screenshot and state.snapshot is not None:
+        hidden = list(secrets.values()) if secrets else []
+        data = await marked_screenshot(
+            session.page, state.snapshot, hide_values=hidden, jpeg_quality=jpeg_quality
+        )
+        shot = base64.b64encode(data).decode()
+    return PageView(redact(view_text(state), secrets), shot)
