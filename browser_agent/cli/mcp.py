@@ -77,11 +77,12 @@ def load_controller(spec: str) -> Controller:
     return controller
 
 
-def load_secrets(path: Path) -> dict[str, str]:
-    """The ``{"name": "value"}`` JSON object in ``path``.
+def load_secrets(path: Path) -> dict[str, str | dict[str, str]]:
+    """The secrets in ``path``: ``{"name": "value"}``, or ``{"https://*.site": {"name": "value"}}`` for a
+    value scoped to a site.
 
     Raises:
-        UserError: the file is missing, not JSON, or not an object of strings.
+        UserError: the file is missing, not JSON, or not such an object.
     """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -91,11 +92,20 @@ def load_secrets(path: Path) -> dict[str, str]:
         raise UserError(
             f'--secrets: {path} is not JSON (line {exc.lineno}); write {{"name": "value"}}'
         ) from exc
-    if not isinstance(data, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
-    ):
-        raise UserError(f'--secrets: {path} must hold one object of strings, {{"name": "value", ...}}')
+    if not isinstance(data, dict) or not all(_secret_entry(v) for v in data.values()):
+        raise UserError(
+            f'--secrets: {path} must hold one object: {{"name": "value", ...}} or '
+            '{"https://*.site.example": {"name": "value"}}'
+        )
     return data
+
+
+def _secret_entry(value: object) -> bool:
+    if isinstance(value, str):
+        return True
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
 
 
 def _main(args: argparse.Namespace) -> int:

@@ -22,7 +22,10 @@ class McpServerConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     browser: BrowserConfig = BrowserConfig()
-    secrets: dict[str, str] = Field(default_factory=dict)
+    secrets: dict[str, str | dict[str, str]] = Field(
+        default_factory=dict,
+        description="As Agent's sensitive_data: {name: value} or {domain: {name: value}}.",
+    )
     allowed_files: tuple[Path, ...] = ()
     step_timeout_s: float = Field(default=60.0, gt=0, description="The longest one tool call may take.")
     max_sessions: int = Field(default=8, gt=0, description="Clients served at once over HTTP.")

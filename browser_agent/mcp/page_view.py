@@ -13,7 +13,7 @@ from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.dom.marks import marked_screenshot
 from browser_agent.dom.serializer import render
 from browser_agent.errors import ActionError
-from browser_agent.sensitive import SensitiveData, redact
+from browser_agent.sensitive import Secrets
 
 __all__ = ["PageView", "capture_view", "view_text"]
 
@@ -46,7 +46,7 @@ def view_text(state: BrowserState) -> str:
 
 async def capture_view(
     session: BrowserSession,
-    secrets: SensitiveData | None,
+    secrets: Secrets,
     *,
     screenshot: bool = False,
     jpeg_quality: int = 70,
@@ -59,12 +59,12 @@ async def capture_view(
         state = await session.state()
     except ActionError as exc:
         session.last_snapshot = None
-        return PageView(redact(f"(page not captured: {exc})", secrets))
+        return PageView(secrets.redact(f"(page not captured: {exc})"))
     shot = None
     if screenshot and state.snapshot is not None:
-        hidden = list(secrets.values()) if secrets else []
+        hidden = secrets.values()
         data = await marked_screenshot(
             session.page, state.snapshot, hide_values=hidden, jpeg_quality=jpeg_quality
         )
         shot = base64.b64encode(data).decode()
-    return PageView(redact(view_text(state), secrets), shot)
+    return PageView(secrets.redact(view_text(state)), shot)

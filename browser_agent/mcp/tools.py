@@ -23,7 +23,7 @@ from browser_agent.errors import BrowserAgentError, UserError
 from browser_agent.mcp.config import McpServerConfig
 from browser_agent.mcp.page_view import capture_view
 from browser_agent.mcp.sessions import ClientBrowser
-from browser_agent.sensitive import placeholder, redact
+from browser_agent.sensitive import as_secrets
 
 __all__ = ["PAGE_STATE", "BrowserTools", "ToolOutcome", "ToolSpec"]
 
@@ -107,6 +107,7 @@ class BrowserTools:
             raise UserError(f"An action is named {PAGE_STATE!r}, the name of the page view tool; rename it.")
         self.controller = controller
         self.config = config
+        self.secrets = as_secrets(config.secrets)  # validated once: a bad secret is a UserError here
         self._actions = {
             a.name: a for a in controller.registry.actions(every=True) if a.name not in NOT_OFFERED
         }
@@ -123,10 +124,11 @@ class BrowserTools:
         return name == PAGE_STATE or name in self._actions
 
     def _page_state_description(self) -> str:
-        if not self.config.secrets:
+        if not self.secrets:
             return _PAGE_STATE_DESCRIPTION
-        names = ", ".join(placeholder(n) for n in self.config.secrets)
-        return f"{_PAGE_STATE_DESCRIPTION} Secrets you may type, written exactly so: {names}."
+        return (
+            f"{_PAGE_STATE_DESCRIPTION} Secrets you may type, written exactly so: {self.secrets.describe()}."
+        )
 
     @staticmethod
     def _spec(action: RegisteredAction) -> ToolSpec:
@@ -184,7 +186,7 @@ class BrowserTools:
         [result] = await self.controller.run(
             [parsed],
             client.session,
-            sensitive_data=self.config.secrets,
+            sensitive_data=self.secrets,
             allowed_files=self.config.allowed_files,
         )
         view = await self._view(client)
@@ -193,14 +195,14 @@ class BrowserTools:
     async def _view(self, client: ClientBrowser, *, screenshot: bool = False) -> ToolOutcome:
         view = await capture_view(
             client.session,
-            self.config.secrets,
+            self.secrets,
             screenshot=screenshot,
             jpeg_quality=self.config.screenshot_quality,
         )
         return ToolOutcome(view.text, image_b64=view.screenshot_b64)
 
     def _redact(self, text: str) -> str:
-        return redact(text, self.config.secrets)
+        return self.secrets.redact(text)
 
     def _log_bug(self, name: str, exc: BaseException) -> None:
         trace = "".join(traceback.format_exception(exc))

@@ -159,10 +159,13 @@ def test_load_secrets_reads_an_object_of_strings(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     path.write_text('{"pw": "x"}')
     assert load_secrets(path) == {"pw": "x"}
+    path.write_text('{"https://*.bank.example": {"pw": "long-pass"}}')
+    assert load_secrets(path) == {"https://*.bank.example": {"pw": "long-pass"}}
     for text, message in (
-        ("[1]", "one object of strings"),
+        ("[1]", "must hold one object"),
         ("{", "is not JSON"),
-        ('{"a": 1}', "object of strings"),
+        ('{"a": 1}', "must hold one object"),
+        ('{"https://x": {"pw": 2}}', "must hold one object"),
     ):
         path.write_text(text)
         with pytest.raises(UserError, match=message):
