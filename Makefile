@@ -13,6 +13,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip uninstall --quiet --yes browser-agent 2>/dev/null || true  # the distribution's old name
 	$(PY) -m pip install --quiet -e '.[dev]'
 	$(PY) -m browser_agent.browser.install
 	touch $(STAMP)

@@ -8,6 +8,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from browser_agent.errors import UserError
+from browser_agent.extras import install_hint
 
 __all__ = ["PROVIDERS", "load_chat_model"]
 
@@ -34,7 +35,7 @@ def load_chat_model(spec: str, **options: Any) -> BaseChatModel:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise UserError(
-            f"The {provider} provider needs {module_name}: pip install 'browser-agent[{extra}]'"
+            f"The {provider} provider needs {module_name}: {install_hint(extra)}"
         ) from exc
     model_class = getattr(module, class_name)
     model: BaseChatModel = model_class(**{keyword: name}, **options)

@@ -11,15 +11,19 @@ PACKAGE = Path(__file__).resolve().parents[2] / "browser_agent"
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "sensitive": {"errors"},
+    "extras": {"errors"},
     "testing": set(),
     "dom": {"errors"},
     "llm": {"errors"},
     "browser": {"dom", "errors"},
     "controller": {"browser", "dom", "llm", "errors", "sensitive"},
-    "agent": {"controller", "browser", "dom", "llm", "errors", "sensitive"},
-    "cli": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo"},
+    "agent": {"controller", "browser", "dom", "llm", "errors", "sensitive", "report", "extras"},
+    "report": {"errors", "extras"},
+    "cli": {
+        "agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo", "extras", "report"
+    },
     "demo": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
-    "__init__": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
+    "__init__": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing", "extras"},
 }
 
 

@@ -46,10 +46,12 @@ def test_no_private_or_module_leaks() -> None:
         "controller",
         "dom",
         "errors",
+        "extras",
         "llm",
         "sensitive",
         "testing",
         "cli",
         "demo",
+        "report",
     }
     assert public - submodules == set(EXPECTED)
