@@ -193,8 +193,8 @@ class BrowserSession:
 
     # -- navigation ------------------------------------------------------------------------------
 
-    async def navigate(self, url: str) -> None:
-        """Load ``url`` in the current tab and wait for it to settle.
+    async def navigate(self, url: str) -> int | None:
+        """Load ``url`` in the current tab and wait for it to settle; return the HTTP status, if any.
 
         Raises:
             DomainNotAllowedError: ``url`` is outside ``allowed_domains``.
@@ -215,6 +215,7 @@ class BrowserSession:
         if response is not None and response.status >= 400:
             self._tabs.record(f"{url} answered HTTP {response.status}")
         await self.settle(page)
+        return response.status if response is not None else None
 
     async def _usable_page(self) -> Page:
         """The current tab, or a fresh one when it crashed or every tab is closed (said in the events)."""

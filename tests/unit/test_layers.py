@@ -23,6 +23,7 @@ ALLOWED: dict[str, set[str]] = {
         "agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo", "extras", "report"
     },
     "demo": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
+    "__main__": {"cli"},
     "__init__": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing", "extras"},
 }
 
