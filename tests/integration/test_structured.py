@@ -143,3 +143,35 @@ async def test_a_schema_the_converter_cannot_read_goes_back_to_the_model(
     )
     assert result.error and "tuple" in result.error
     assert not extractor.calls
+
+
+class RateLimitError(Exception):
+    status_code = 429
+
+
+async def test_reporter_hooks_show_retries_as_they_happen_and_a_summary_when_the_run_fails(
+    session: BrowserSession,
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from browser_agent import AgentRunError, ConsoleReporter
+
+    out = io.StringIO()
+    reporter = ConsoleReporter(Console(file=out, width=300, soft_wrap=True, no_color=True))
+    bad = {"current_state": _brain("try"), "action": [{"action": "click_element", "index": 77}]}
+    llm = ScriptedChatModel(replies=[RateLimitError("slow down"), bad, bad])
+    settings = AgentSettings(max_failures=2, retry_initial_wait_s=0.01, retry_max_wait_s=0.02)
+    agent = Agent("t", llm, browser=session, settings=settings, hooks=reporter.hooks())
+    with pytest.raises(AgentRunError):
+        await agent.run(max_steps=5)
+    text = out.getvalue()
+    retry_at, step_at = (
+        text.index("retry: The chat model call failed (RateLimitError"),
+        text.index("Step 1/5"),
+    )
+    assert retry_at < step_at, "the retry is shown while the step waits, before the step's line"
+    assert "attempt 2 of 4" in text and "element 77 is not on the page" in text
+    assert "Run summary" in text and "max_failures" in text
+    assert agent.history.steps[0].retries and "RateLimitError" in agent.history.steps[0].retries[0]

@@ -15,6 +15,7 @@ EXPECTED = [
     "BrowserConfig",
     "BrowserError",
     "BrowserSession",
+    "ConsoleReporter",
     "Controller",
     "DomSnapshot",
     "ElementNode",
