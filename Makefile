@@ -35,10 +35,11 @@ lint: $(STAMP)  ## ruff
 typecheck: $(STAMP)  ## mypy --strict on the package
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)  ## the benchmarks (DOM extraction, agent step overhead, replay robustness)
+bench: $(STAMP)  ## the benchmarks (DOM extraction, agent step overhead, replay robustness, report size)
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
 	$(PY) benchmarks/replay_bench.py
+	$(PY) benchmarks/report_bench.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -217,3 +217,54 @@ def test_run_that_hits_max_steps_exits_non_zero_and_prints_a_summary(
     assert any(len(line) > 80 and "Step 1/2" in line for line in out.splitlines()), (
         "piped lines are not cut at 80"
     )
+
+
+def test_planner_model_and_quiet(
+    server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    look = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
+    done = {"current_state": _brain("end"), "action": [{"action": "done", "text": "XK-42"}]}
+    with FakeOpenAI([look, look, look, "1. read the code 2. report it", done]) as fake:
+        code = main(
+            [
+                "run",
+                "Read the code",
+                "--model",
+                "openai:m",
+                "--base-url",
+                fake.base_url,
+                "--planner-model",
+                "openai:planner",
+                "--start-url",
+                server.url("agent/code.html"),
+                "--max-steps",
+                "4",
+                "--quiet",
+            ]
+        )
+        models = [r["model"] for r in fake.requests]
+    assert code == 0
+    assert models == ["m", "m", "m", "planner", "m"]
+    assert "read the code" in json.dumps(fake.requests[-1]["messages"]), "the plan reached the next step"
+    assert capsys.readouterr().out == "XK-42\n"
+
+
+@pytest.mark.parametrize("flag", ["--cdp-url=http://127.0.0.1:9", "--ws-endpoint=ws://127.0.0.1:9/"])
+def test_unreachable_browser_is_one_line_with_exit_2(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "t", "--model", "ollama:m", flag]) == 2
+    err = capsys.readouterr().err
+    assert "BrowserError" in err and "127.0.0.1:9" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_ollama_and_openai_take_a_base_url_and_a_key_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from browser_agent.cli.models import load_chat_model
+
+    pytest.importorskip("langchain_ollama")
+    ollama = load_chat_model("ollama:qwen3", base_url="http://127.0.0.1:11434")
+    assert ollama.base_url == "http://127.0.0.1:11434"  # type: ignore[attr-defined]
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("MY_KEY", "sk-from-my-var")
+    openai = load_chat_model("openai:m", base_url="http://127.0.0.1:8080/v1", api_key_env="MY_KEY")
+    assert openai.openai_api_key.get_secret_value() == "sk-from-my-var"  # type: ignore[attr-defined]
+    assert openai.max_retries == 0, "we retry (and say so), not the SDK"  # type: ignore[attr-defined]

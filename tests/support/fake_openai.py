@@ -1,7 +1,8 @@
 """A stand-in for an OpenAI-compatible chat completions endpoint, on 127.0.0.1.
 
 It lets the real provider package (langchain-openai and the openai client) run end to end without the
-network: each POST gets the next scripted answer (tool-call arguments, or an HTTP status to fail with).
+network: each POST gets the next scripted answer (tool-call arguments, a text reply, or an HTTP status to
+fail with).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from tests.support.server import LoopbackServer
 
 
 class FakeOpenAI(LoopbackServer):
-    def __init__(self, answers: list[dict[str, Any] | int]) -> None:
+    def __init__(self, answers: list[dict[str, Any] | int | str]) -> None:
         self.answers = list(answers)
         self.requests: list[dict[str, Any]] = []
         fake = self
@@ -29,6 +30,10 @@ class FakeOpenAI(LoopbackServer):
                 answer = fake.answers.pop(0)
                 if isinstance(answer, int):
                     self._send(answer, {"error": {"message": "slow down", "type": "rate_limit"}})
+                    return
+                if isinstance(answer, str):  # a plain text reply (a planner's plan)
+                    message = {"role": "assistant", "content": answer}
+                    self._send(200, _completion(body["model"], message, "stop"))
                     return
                 tool = body["tools"][0]["function"]["name"]
                 call = {
@@ -67,3 +72,14 @@ class FakeOpenAI(LoopbackServer):
     @property
     def base_url(self) -> str:
         return f"{self.origin}/v1"
+
+
+def _completion(model: str, message: dict[str, Any], finish: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+        "usage": {"prompt_tokens": 300, "completion_tokens": 20, "total_tokens": 320},
+    }
