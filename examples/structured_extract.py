@@ -56,7 +56,7 @@ def scripted_agent(url: str):
         if "Extracted for" in state:
             mugs = json.loads(state.split("Extracted for", 1)[1].split(":\n", 1)[1].split("\n")[0])["mugs"]
             cheapest = min(mugs, key=lambda m: m["price_eur"])["name"]
-            done = {"action": "done", "data": {"mugs": mugs, "cheapest": cheapest}}
+            done = {"action": "done", "data": {"mugs": mugs, "cheapest": cheapest}, "success": True}
             return {"current_state": _brain("answer"), "action": [done]}
         if "Mugs" in state:
             extract = {

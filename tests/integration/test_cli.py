@@ -143,7 +143,10 @@ def test_run_with_a_local_openai_server_writes_report_gif_history_and_json_lines
     secrets = tmp_path / "secrets.json"
     secrets.write_text(json.dumps({"http://127.0.0.1:*": {"pw": "s3cret-value"}}))
     answers: list[dict[str, Any] | int] = [
-        {"current_state": _brain("read"), "action": [{"action": "done", "data": {"code": "XK-42"}}]},
+        {
+            "current_state": _brain("read"),
+            "action": [{"action": "done", "data": {"code": "XK-42"}, "success": True}],
+        },
     ]
     with FakeOpenAI(answers) as fake:
         done = cli(
@@ -224,7 +227,7 @@ def test_planner_model_and_quiet(
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     look = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
-    done = {"current_state": _brain("end"), "action": [{"action": "done", "text": "XK-42"}]}
+    done = {"current_state": _brain("end"), "action": [{"action": "done", "text": "XK-42", "success": True}]}
     with FakeOpenAI([look, look, look, "1. read the code 2. report it", done]) as fake:
         code = main(
             [

@@ -99,7 +99,7 @@ async def test_vision_sends_the_marked_screenshot(session: BrowserSession, serve
     await session.page.evaluate(_WATCH_JS, OVERLAY_ID)
     reply = {
         "current_state": {"evaluation_previous_goal": "", "memory": "", "next_goal": "end"},
-        "action": [{"action": "done", "text": "seen"}],
+        "action": [{"action": "done", "text": "seen", "success": True}],
     }
     llm = ScriptedChatModel(replies=[reply])
     agent = Agent("Look", llm, browser=session, settings=AgentSettings(use_vision=True))

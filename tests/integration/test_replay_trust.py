@@ -40,7 +40,10 @@ async def _record_login(session: BrowserSession, url: str, tmp_path: Path) -> Pa
         if turn == 1:
             return {"current_state": _brain("sign in"), "action": [{"action": "click_element", "index": 99}]}
         if "balance" in page:
-            return {"current_state": _brain("report"), "action": [{"action": "done", "text": "signed in"}]}
+            return {
+                "current_state": _brain("report"),
+                "action": [{"action": "done", "text": "signed in", "success": True}],
+            }
         fill = [
             {"action": "input_text", "index": find_index(page, "input", "Username"), "text": "ada"},
             {

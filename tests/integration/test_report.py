@@ -49,7 +49,10 @@ def shop_policy(url: str, steps: int):
             ]
             return {"current_state": _brain("fill the form"), "action": typed}
         if count >= steps:
-            return {"current_state": _brain("report"), "action": [{"action": "done", "text": "Cart filled"}]}
+            return {
+                "current_state": _brain("report"),
+                "action": [{"action": "done", "text": "Cart filled", "success": True}],
+            }
         mug = ("Blue", "Red", "Green")[count % 3]
         click = {"action": "click_element", "index": find_index(page, "button", f"Add {mug} mug")}
         if count == 5:

@@ -45,10 +45,16 @@ async def test_done_takes_the_output_model_and_a_bad_one_goes_back(
         if "Your last reply was invalid" in _last_text(messages):
             corrections.append(_last_text(messages))
             answer = {"product": {"name": "Red mug", "price": 9.9}, "count": 3}
-            return {"current_state": _brain("report"), "action": [{"action": "done", "data": answer}]}
+            return {
+                "current_state": _brain("report"),
+                "action": [{"action": "done", "data": answer, "success": True}],
+            }
         if "Red mug" in next(str(m.content) for m in reversed(messages) if "Current URL:" in str(m.content)):
             answer = {"product": {"name": "Red mug", "price": "cheap"}, "count": 3}
-            return {"current_state": _brain("report"), "action": [{"action": "done", "data": answer}]}
+            return {
+                "current_state": _brain("report"),
+                "action": [{"action": "done", "data": answer, "success": True}],
+            }
         return {
             "current_state": _brain("open"),
             "action": [{"action": "go_to_url", "url": server.url("report/products.html")}],
@@ -78,7 +84,10 @@ async def test_done_takes_the_output_model_and_a_bad_one_goes_back(
 
 async def test_the_callers_controller_keeps_its_text_done(session: BrowserSession, server) -> None:
     controller = Controller()
-    reply = {"current_state": _brain("end"), "action": [{"action": "done", "data": {"mugs": []}}]}
+    reply = {
+        "current_state": _brain("end"),
+        "action": [{"action": "done", "data": {"mugs": []}, "success": True}],
+    }
     agent = Agent(
         "x", ScriptedChatModel(replies=[reply]), browser=session, controller=controller, output_model=MugList
     )
@@ -105,7 +114,7 @@ async def test_extract_content_follows_a_schema_and_counts_its_tokens(
     script = [
         {"current_state": _brain("open"), "action": [{"action": "go_to_url", "url": url}]},
         {"current_state": _brain("extract"), "action": [extract]},
-        {"current_state": _brain("end"), "action": [{"action": "done", "text": "ok"}]},
+        {"current_state": _brain("end"), "action": [{"action": "done", "text": "ok", "success": True}]},
     ]
     planner = ScriptedChatModel(replies=["1. open the page 2. extract", "3. finish"])
     settings = AgentSettings(page_extraction_llm=extractor, planner_llm=planner, planner_interval=1)

@@ -20,7 +20,16 @@ ALLOWED: dict[str, set[str]] = {
     "agent": {"controller", "browser", "dom", "llm", "errors", "sensitive", "report", "extras"},
     "report": {"errors", "extras"},
     "cli": {
-        "agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo", "extras", "report"
+        "agent",
+        "controller",
+        "browser",
+        "dom",
+        "llm",
+        "errors",
+        "sensitive",
+        "demo",
+        "extras",
+        "report",
     },
     "demo": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
     "__main__": {"cli"},

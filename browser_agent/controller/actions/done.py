@@ -37,7 +37,7 @@ def register_structured_done(registry: Registry, output_model: type[BaseModel]) 
     params: type[BaseModel] = create_model(
         "DoneParams",
         data=(output_model, Field(description="The final answer, in the requested structure.")),
-        success=(bool, Field(default=True, description="True when the task was fully completed.")),
+        success=(bool, Field(description="True when the task was fully completed, false when it was not.")),
     )
 
     async def structured_done(answer: Any) -> ActionResult:
