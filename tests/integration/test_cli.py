@@ -271,3 +271,31 @@ def test_ollama_and_openai_take_a_base_url_and_a_key_variable(monkeypatch: pytes
     openai = load_chat_model("openai:m", base_url="http://127.0.0.1:8080/v1", api_key_env="MY_KEY")
     assert openai.openai_api_key.get_secret_value() == "sk-from-my-var"  # type: ignore[attr-defined]
     assert openai.max_retries == 0, "we retry (and say so), not the SDK"  # type: ignore[attr-defined]
+
+
+def test_allowed_domain_keeps_the_run_on_its_sites(
+    server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    look = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
+    with FakeOpenAI([look]) as fake:
+        code = main(
+            [
+                "run",
+                "Read the code",
+                "--model",
+                "openai:m",
+                "--base-url",
+                fake.base_url,
+                "--allowed-domain",
+                "shop.example",
+                "--start-url",
+                server.url("agent/code.html"),
+                "--max-steps",
+                "1",
+                "--quiet",
+            ]
+        )
+        sent = json.dumps(fake.requests[0]["messages"])
+    assert code == 1
+    assert "outside the allowed domains" in sent and "XK-42" not in sent
