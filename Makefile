@@ -13,6 +13,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip uninstall --quiet --yes browser-agent 2>/dev/null || true  # the distribution's old name
 	$(PY) -m pip install --quiet -e '.[dev]'
 	$(PY) -m browser_agent.browser.install
 	touch $(STAMP)
@@ -34,10 +35,11 @@ lint: $(STAMP)  ## ruff
 typecheck: $(STAMP)  ## mypy --strict on the package
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)  ## the benchmarks (DOM extraction, step overhead, replay robustness, MCP view tokens)
+bench: $(STAMP)  ## the benchmarks (DOM extraction, step overhead, replay robustness, report size, MCP view tokens)
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
 	$(PY) benchmarks/replay_bench.py
+	$(PY) benchmarks/report_bench.py
 	$(PY) benchmarks/mcp_tokens.py
 
 clean:  ## remove the virtual environment and caches

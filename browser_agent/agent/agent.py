@@ -12,9 +12,11 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel
 
 from browser_agent.agent.history import AgentHistory, AgentStep
 from browser_agent.agent.hooks import AgentHooks
@@ -26,6 +28,7 @@ from browser_agent.agent.step_runner import StepDeps, StepRunner
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import Controller
 from browser_agent.errors import AgentRunError, ModelError
+from browser_agent.llm import TokenUsage
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
 __all__ = ["Agent"]
@@ -43,10 +46,13 @@ class Agent:
         browser: A running ``BrowserSession`` to use (left open), or a ``BrowserConfig`` to launch with.
         settings: Every other knob (``AgentSettings``).
         sensitive_data: ``{name: value}`` secrets; the model only ever sees ``<secret>name</secret>``.
-        hooks: Callbacks on step start and end.
+        hooks: Callbacks on step start and end, retries and the end of the run
+            (``ConsoleReporter().hooks()`` prints the run as it goes).
+        output_model: A pydantic model: ``done`` then takes one (validated; a bad one goes back to the
+            model) and ``history.structured_output()`` returns it.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - output_model is the one knob that is a type, not a setting
         self,
         task: str,
         llm: BaseChatModel,
@@ -56,14 +62,17 @@ class Agent:
         settings: AgentSettings | None = None,
         sensitive_data: SensitiveData | Secrets | None = None,
         hooks: AgentHooks | None = None,
+        output_model: type[BaseModel] | None = None,
     ) -> None:
         self.task = task
         self.llm = llm
         self.settings = settings or AgentSettings()
         self.controller = controller or Controller()
+        if output_model is not None:
+            self.controller = self.controller.with_output_model(output_model)
         self.secrets = as_secrets(sensitive_data)
         self.hooks = hooks or AgentHooks()
-        self.history = AgentHistory(task=self.secrets.redact(task))
+        self.history = AgentHistory(task=self.secrets.redact(task), output_model=output_model)
         self.session: BrowserSession | None = browser if isinstance(browser, BrowserSession) else None
         self._config = browser if isinstance(browser, BrowserConfig) else None
         self._messages = MessageBuilder(
@@ -77,6 +86,7 @@ class Agent:
         self._running.set()
         self._stop_requested = False
         self.consecutive_failures = 0
+        self.max_steps = 0
 
     # -- control ---------------------------------------------------------------------------------
 
@@ -114,10 +124,26 @@ class Agent:
         Raises:
             AgentRunError: ``max_failures`` consecutive steps failed; ``.history`` holds the run.
         """
+        self.max_steps = max_steps
+        try:
+            await self._run(max_steps)
+        finally:
+            await self.hooks.run_end(self, self.history)
+        return self.history
+
+    async def _run(self, max_steps: int) -> None:
         try:
             async with self._session() as session:
                 runner = StepRunner(
-                    StepDeps(self.llm, self.controller, session, self.settings, self.secrets, self._messages)
+                    StepDeps(
+                        self.llm,
+                        self.controller,
+                        session,
+                        self.settings,
+                        self.secrets,
+                        self._messages,
+                        on_retry=lambda text: self.hooks.retry(self, text),
+                    )
                 )
                 first = await runner.initial_step()
                 if first is not None:
@@ -142,10 +168,9 @@ class Agent:
             logger.info("Stopped; the history so far is saved to %s", path)
         elif self.settings.save_history_path is not None:
             self._save_history()
-        return self.history
 
     async def _loop(self, runner: StepRunner, session: BrowserSession, max_steps: int) -> None:
-        plan: str | None = None
+        plan: tuple[str, TokenUsage] | None = None
         for number in range(1, max_steps + 1):
             await self._running.wait()
             if self._stop_requested:
@@ -165,12 +190,18 @@ class Agent:
         logger.info("Reached max_steps=%d without the task being done", max_steps)
 
     async def _bounded_step(
-        self, runner: StepRunner, session: BrowserSession, number: int, max_steps: int, plan: str | None
+        self,
+        runner: StepRunner,
+        session: BrowserSession,
+        number: int,
+        max_steps: int,
+        plan: tuple[str, TokenUsage] | None,
     ) -> AgentStep:
         """The step, within ``step_timeout_s``; past it the step is failed and the tab's scripts stopped."""
         limit = self.settings.step_timeout_s
+        text, usage = plan if plan is not None else (None, None)
         try:
-            return await asyncio.wait_for(runner.step(number, max_steps, plan), timeout=limit)
+            return await asyncio.wait_for(runner.step(number, max_steps, text, usage), timeout=limit)
         except TimeoutError:
             await session.unstick()
             return runner.abandon(
@@ -191,7 +222,7 @@ class Agent:
             history=self.history,
         )
 
-    async def _plan_if_due(self, number: int) -> str | None:
+    async def _plan_if_due(self, number: int) -> tuple[str, TokenUsage] | None:
         planner = self.settings.planner_llm
         if planner is None or number % self.settings.planner_interval != 0:
             return None
@@ -201,7 +232,10 @@ class Agent:
                     planner,
                     self._messages,
                     use_vision=self.settings.planner_use_vision,
-                    retry=self.settings.retry_policy(),
+                    retry=replace(
+                        self.settings.retry_policy(),
+                        on_retry=lambda text: self.hooks.retry(self, self.secrets.redact(text)),
+                    ),
                 ),
                 timeout=self.settings.step_timeout_s,
             )

@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from pydantic import BaseModel, Field, ValidationError
 
 from browser_agent.agent.models import AgentBrain
 from browser_agent.errors import UserError
+from browser_agent.report import render_gif, render_html
 
 if TYPE_CHECKING:
     from browser_agent.controller import Controller
 
-__all__ = ["AgentHistory", "AgentStep", "StepTimings", "StepUsage"]
+__all__ = ["AgentHistory", "AgentStep", "RunUsage", "StepScreenshot", "StepTimings", "StepUsage"]
 
 FORMAT_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
+T = TypeVar("T", bound=BaseModel)
 EndReason = Literal["done", "max_steps", "max_failures", "stopped", "interrupted", "error"]
 
 
@@ -43,6 +45,37 @@ class StepUsage(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
 
+    def __add__(self, other: StepUsage) -> StepUsage:
+        return StepUsage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+        )
+
+
+class RunUsage(BaseModel):
+    """Tokens of a run by role: the agent's model, the planner, the extraction model."""
+
+    agent: StepUsage = Field(default_factory=StepUsage)
+    planner: StepUsage = Field(default_factory=StepUsage)
+    extraction: StepUsage = Field(default_factory=StepUsage)
+
+    @property
+    def total(self) -> StepUsage:
+        return self.agent + self.planner + self.extraction
+
+
+class StepScreenshot(BaseModel):
+    """The page as the step saw it: a small JPEG with the element marks, secrets blacked out.
+
+    ``width``/``height`` are the viewport's CSS pixels the image covers; ``targets`` the boxes
+    ``[x, y, width, height]`` of the elements the step acted on, in the same pixels.
+    """
+
+    jpeg_b64: str
+    width: int
+    height: int
+    targets: list[list[float]] = Field(default_factory=list)
+
 
 class AgentStep(BaseModel):
     """One step: what the model saw (URL), said, did, and what came of it."""
@@ -56,7 +89,16 @@ class AgentStep(BaseModel):
     plan: str | None = None
     error: str | None = None
     timings: StepTimings = Field(default_factory=StepTimings)
-    usage: StepUsage = Field(default_factory=StepUsage)
+    usage: StepUsage = Field(default_factory=StepUsage, description="The agent model's tokens.")
+    planner_usage: StepUsage = Field(
+        default_factory=StepUsage, description="The planner's tokens for the plan this step received."
+    )
+    extraction_usage: StepUsage = Field(
+        default_factory=StepUsage, description="The extraction model's tokens spent by this step's actions."
+    )
+    corrections: int = Field(default=0, description="Replies sent back to the model for not validating.")
+    retries: list[str] = Field(default_factory=list, description="Provider failures retried in this step.")
+    screenshot: StepScreenshot | None = None
 
     @property
     def actions(self) -> list[dict[str, Any]]:
@@ -81,6 +123,9 @@ class AgentHistory(BaseModel):
         description="Why the run ended: done, max_steps (not finished), max_failures, stopped, "
         "interrupted (Ctrl-C), error (an exception); None while it runs.",
     )
+    output_model: type[BaseModel] | None = Field(
+        default=None, exclude=True, description="The agent's output_model, for structured_output()."
+    )
 
     def append(self, step: AgentStep) -> None:
         self.steps.append(step)
@@ -94,6 +139,36 @@ class AgentHistory(BaseModel):
     def final_result(self) -> str | None:
         last = self._last_result()
         return last.get("extracted_content") if last and last.get("is_done") else None
+
+    @overload
+    def structured_output(self) -> BaseModel | None: ...
+    @overload
+    def structured_output(self, model: type[T]) -> T | None: ...
+
+    def structured_output(self, model: type[BaseModel] | None = None) -> BaseModel | None:
+        """The final answer validated as ``model`` (the agent's ``output_model`` by default).
+
+        None while the run is not done. After ``load``, pass the model: a saved file holds JSON only.
+
+        Raises:
+            UserError: no model is known, or the final answer does not validate as it.
+        """
+        target = model or self.output_model
+        if target is None:
+            raise UserError(
+                "No output model: run the agent with output_model=MyModel, or pass it: "
+                "history.structured_output(MyModel)."
+            )
+        final = self.final_result()
+        if final is None:
+            return None
+        try:
+            return target.model_validate_json(final)
+        except ValidationError as exc:
+            raise UserError(
+                f"The final answer is not a {target.__name__}: {_first_error(exc)}. Was the run made "
+                "with another output_model?"
+            ) from exc
 
     def is_done(self) -> bool:
         last = self._last_result()
@@ -123,11 +198,22 @@ class AgentHistory(BaseModel):
             if s.model_output and "current_state" in s.model_output
         ]
 
+    @property
+    def usage(self) -> RunUsage:
+        """Tokens by role (agent, planner, extraction); ``.total`` adds them up."""
+        usage = RunUsage()
+        for s in self.steps:
+            usage.agent += s.usage
+            usage.planner += s.planner_usage
+            usage.extraction += s.extraction_usage
+        return usage
+
     def total_input_tokens(self) -> int:
-        return sum(s.usage.input_tokens for s in self.steps)
+        """Input tokens of every model call of the run: agent, planner and extraction."""
+        return self.usage.total.input_tokens
 
     def total_output_tokens(self) -> int:
-        return sum(s.usage.output_tokens for s in self.steps)
+        return self.usage.total.output_tokens
 
     def total_duration_seconds(self) -> float:
         return sum(s.timings.total_ms for s in self.steps) / 1000
@@ -136,6 +222,25 @@ class AgentHistory(BaseModel):
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(self.model_dump_json(indent=2))
+        return target
+
+    def save_report(self, path: str | Path) -> Path:
+        """Write the run report: one self-contained HTML file (screenshots when they were recorded)."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render_html(self.model_dump(mode="json")), encoding="utf-8")
+        return target
+
+    def save_gif(self, path: str | Path) -> Path:
+        """Write an animated GIF of the steps' screenshots, captioned with each step's goal.
+
+        Raises:
+            UserError: Pillow is missing (``pip install 'pw-browser-agent[gif]'``), or no step has
+                a screenshot (``AgentSettings(record_screenshots=True)``).
+        """
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(render_gif(self.model_dump(mode="json")))
         return target
 
     @classmethod

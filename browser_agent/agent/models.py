@@ -20,7 +20,14 @@ class AgentSettings(BaseModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
-    use_vision: bool = Field(default=False, description="Send a screenshot with each state message.")
+    use_vision: bool = Field(
+        default=False, description="Send a screenshot, with the element indices drawn on it, each step."
+    )
+    record_screenshots: bool = Field(
+        default=False,
+        description="Keep each step's screenshot (small JPEG, element marks drawn, secrets blacked out) "
+        "in the history, for history.save_report() and the GIF.",
+    )
     max_actions_per_step: int = Field(default=5, ge=1, le=20)
     max_failures: int = Field(default=3, ge=1, description="Consecutive failed steps that end the run.")
     step_timeout_s: float = Field(

@@ -8,15 +8,15 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from browser_agent.agent.messages import MessageBuilder, load_prompt
-from browser_agent.llm import RetryPolicy, ask_text, strip_think
+from browser_agent.llm import RetryPolicy, TokenUsage, ask_text, strip_think
 
 __all__ = ["make_plan"]
 
 
 async def make_plan(
     planner: BaseChatModel, messages: MessageBuilder, *, use_vision: bool, retry: RetryPolicy
-) -> str:
-    """Ask ``planner`` for a plan from the task, the step memos and the last state.
+) -> tuple[str, TokenUsage]:
+    """Ask ``planner`` for a plan (and what it cost) from the task, the step memos and the last state.
 
     The last screenshot goes along only with ``use_vision`` (a planner that reads images).
     """
@@ -32,5 +32,5 @@ async def make_plan(
         }
         content = [{"type": "text", "text": content}, image]
     request = [SystemMessage(content=load_prompt("planner.md")), HumanMessage(content=content)]
-    text, _usage = await ask_text(planner, request, retry)
-    return strip_think(text).strip()
+    text, usage = await ask_text(planner, request, retry)
+    return strip_think(text).strip(), usage

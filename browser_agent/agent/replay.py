@@ -1,13 +1,15 @@
 """Replay a saved run without the model: re-locate each recorded element, act, never guess.
 
-For each recorded action that names an element, a fresh snapshot is taken and the element's fingerprint
-is located in it. Only a clearly best match is acted on; an ambiguous or missing element is retried
-(late elements), then handed to the optional ``llm`` for that one step, or skipped or stops the replay.
+Actions that failed while recording are not replayed (they changed nothing). For each recorded action
+that names an element, a fresh snapshot is taken and the element's fingerprint is located in it. Only a
+clearly best match is acted on; an ambiguous or missing element is retried (late elements), then handed
+to the optional ``llm`` for that one step, or skipped or stops the replay.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -25,6 +27,8 @@ from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
 __all__ = ["ReplayOptions", "ReplayReport", "ReplayedAction", "replay"]
 
+logger = logging.getLogger("browser_agent")
+
 OnFailure = Literal["stop", "skip"]
 Status = Literal["done", "relocated", "handed_to_llm", "skipped", "failed"]
 # Replay looks for the recorded element on the whole page, not only in the viewport the model saw,
@@ -34,7 +38,12 @@ WHOLE_PAGE = ExtractOptions(margin_px=1_000_000, text_total=50_000)
 
 @dataclass(frozen=True, slots=True)
 class ReplayOptions:
-    """How to replay: retries for late elements, what to do on failure, values to substitute."""
+    """How to replay: retries for late elements, what to do on failure, values to substitute.
+
+    ``substitutions`` replace text in every string argument, whole values and parts of them alike
+    (``{"shop.example": "staging.shop.example"}`` changes the host inside a URL); one that matches no
+    recorded argument is reported in ``ReplayReport.warnings``.
+    """
 
     retries: int = 3
     retry_wait_s: float = 0.5
@@ -60,6 +69,7 @@ class ReplayedAction:
 class ReplayReport:
     actions: list[ReplayedAction] = field(default_factory=list)
     stopped: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -86,12 +96,14 @@ async def replay(
     opts = options or ReplayOptions()
     if not isinstance(opts.sensitive_data, Secrets):  # validated and compiled once for the whole replay
         opts = replace(opts, sensitive_data=as_secrets(opts.sensitive_data))
-    report = ReplayReport()
+    report = ReplayReport(warnings=_unmatched(history, opts.substitutions))
+    for warning in report.warnings:
+        logger.warning("%s", warning)
     for step in history.steps:
         for position, action in enumerate(step.actions):
             result = step.results[position] if position < len(step.results) else {}
-            if result.get("skipped"):
-                continue
+            if result.get("skipped") or result.get("error"):
+                continue  # it changed nothing when recorded: replaying it would only fail
             recorded = step.interacted[position] if position < len(step.interacted) else None
             item = await _replay_one(
                 step.step, _substitute(action, opts.substitutions), recorded, session, controller, opts
@@ -177,7 +189,48 @@ async def _run(
 def _substitute(action: dict[str, Any], subs: Mapping[str, str]) -> dict[str, Any]:
     if not subs:
         return action
-    return {k: subs.get(v, v) if isinstance(v, str) else v for k, v in action.items()}
+    return {k: _replaced(v, subs) for k, v in action.items()}
+
+
+def _replaced(value: Any, subs: Mapping[str, str]) -> Any:
+    """``value`` with every substitution applied inside its strings (longest key first)."""
+    if isinstance(value, str):
+        for old in sorted(subs, key=len, reverse=True):
+            if old:
+                value = value.replace(old, subs[old])
+        return value
+    if isinstance(value, dict):
+        return {k: _replaced(v, subs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replaced(v, subs) for v in value]
+    return value
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _unmatched(history: AgentHistory, subs: Mapping[str, str]) -> list[str]:
+    """A warning for each substitution that no replayed argument contains."""
+    texts = [
+        s
+        for step in history.steps
+        for action in step.actions
+        for key, value in action.items()
+        if key != "action"
+        for s in _strings(value)
+    ]
+    return [
+        f"substitution {old!r} -> {new!r} matches nothing in the recorded actions; check its spelling"
+        for old, new in subs.items()
+        if not any(old and old in text for text in texts)
+    ]
 
 
 def _summary(result: ActionResult) -> str:

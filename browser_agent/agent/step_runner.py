@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from browser_agent.agent.history import AgentStep, StepUsage
+from browser_agent.agent.history import AgentStep, StepScreenshot, StepUsage
 from browser_agent.agent.messages import MessageBuilder
 from browser_agent.agent.models import AgentOutput, AgentSettings, build_output_model
 from browser_agent.browser import BrowserSession, BrowserState
@@ -24,7 +25,7 @@ from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.fingerprint import fingerprint_of
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import ActionError, ModelError
-from browser_agent.llm import StructuredReply, ask_structured, message_text
+from browser_agent.llm import RetryPolicy, StructuredReply, TokenUsage, ask_structured, message_text
 from browser_agent.sensitive import Secrets
 
 __all__ = ["StepDeps", "StepRunner"]
@@ -42,6 +43,7 @@ class StepDeps:
     settings: AgentSettings
     secrets: Secrets
     messages: MessageBuilder
+    on_retry: Callable[[str], None] | None = None
 
 
 def _now() -> float:
@@ -72,13 +74,21 @@ class StepRunner:
         self._record_results(step, await self._act(actions), state.snapshot)
         return self._finish(step)
 
-    async def step(self, number: int, max_steps: int, plan: str | None) -> AgentStep:
+    async def step(
+        self, number: int, max_steps: int, plan: str | None, plan_usage: TokenUsage | None = None
+    ) -> AgentStep:
         """Observe the page, ask the model, run its actions; a failure is recorded, not raised."""
         step = self._begin(number, plan)
+        if plan_usage is not None:
+            step.planner_usage = StepUsage(
+                input_tokens=plan_usage.input_tokens, output_tokens=plan_usage.output_tokens
+            )
         settings = self.deps.settings
         try:
             state = await self.deps.session.state(
-                screenshot=settings.use_vision, mask_values=self.deps.secrets.values()
+                screenshot=settings.use_vision or settings.record_screenshots,
+                mask_values=self.deps.secrets.values(),
+                marks=True,
             )
         except ActionError as exc:  # a tab that never answers: say so, let the model recover
             self.deps.session.last_snapshot = None
@@ -86,12 +96,23 @@ class StepRunner:
             return self._finish(step)
         step.url, step.title = state.url, state.title
         step.timings.state_ms = self._elapsed_ms()
-        reply = await self._decide(step, state, number, max_steps, plan)
+        self._keep_screenshot(step, state)
+        vision = state.screenshot_b64 if settings.use_vision else None
+        reply = await self._decide(step, state, vision, (number, max_steps), plan)
         step.timings.model_ms = self._elapsed_ms() - step.timings.state_ms
         if reply is not None:
             step.model_output = reply.parsed.model_dump(mode="json")
             self._record_results(step, await self._act(reply.parsed.action), state.snapshot)
         return self._finish(step)
+
+    def _keep_screenshot(self, step: AgentStep, state: BrowserState) -> None:
+        """Record the marked, masked screenshot in the step (``record_screenshots``)."""
+        if not self.deps.settings.record_screenshots or not state.screenshot_b64:
+            return
+        size = self.deps.session.page.viewport_size or {"width": 0, "height": 0}
+        step.screenshot = StepScreenshot(
+            jpeg_b64=state.screenshot_b64, width=size["width"], height=size["height"]
+        )
 
     def abandon(self, message: str) -> AgentStep:
         """End the step in progress as failed with ``message`` (it ran out of time)."""
@@ -115,13 +136,19 @@ class StepRunner:
         return (_now() - self._started) * 1000
 
     async def _decide(
-        self, step: AgentStep, state: BrowserState, number: int, max_steps: int, plan: str | None
+        self,
+        step: AgentStep,
+        state: BrowserState,
+        screenshot: str | None,
+        position: tuple[int, int],
+        plan: str | None,
     ) -> StructuredReply[AgentOutput] | None:
         deps, settings = self.deps, self.deps.settings
+        number, max_steps = position
         text = deps.messages.state_text(
             state, step=number, max_steps=max_steps, plan=plan, last_results=self.last_results
         )
-        messages = deps.messages.build(text, state.screenshot_b64)
+        messages = deps.messages.build(text, screenshot)
         self._save_conversation(number, messages)
         try:
             reply = await ask_structured(
@@ -130,13 +157,25 @@ class StepRunner:
                 self._output_model(state.url),
                 method=settings.tool_calling_method,
                 max_corrections=settings.max_corrections,
-                retry=settings.retry_policy(),
+                retry=self._retry_policy(step),
             )
         except ModelError as exc:
             step.error = f"{type(exc).__name__}: {exc}"
             return None
         step.usage = StepUsage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens)
+        step.corrections = reply.attempts - 1
         return reply
+
+    def _retry_policy(self, step: AgentStep) -> RetryPolicy:
+        """The settings' policy, telling the step and ``on_retry`` about each retry as it happens."""
+
+        def announce(message: str) -> None:
+            text = self.deps.secrets.redact(message)
+            step.retries.append(text)
+            if self.deps.on_retry is not None:
+                self.deps.on_retry(text)
+
+        return replace(self.deps.settings.retry_policy(), on_retry=announce)
 
     def _output_model(self, url: str) -> type[AgentOutput]:
         """The step's output model; built once per set of offered actions (schemas are costly)."""
@@ -162,6 +201,17 @@ class StepRunner:
         self, step: AgentStep, results: list[ActionResult], snapshot: DomSnapshot | None
     ) -> None:
         step.results = [r.model_dump(mode="json", exclude={"element"}) for r in results]
+        for r in results:
+            if r.usage is not None:
+                step.extraction_usage += StepUsage(
+                    input_tokens=r.usage.input_tokens, output_tokens=r.usage.output_tokens
+                )
+        if step.screenshot is not None:
+            step.screenshot.targets = [
+                [r.element.rect.x, r.element.rect.y, r.element.rect.width, r.element.rect.height]
+                for r in results
+                if r.element is not None
+            ]
         step.interacted = [
             fingerprint_of(r.element, snapshot).to_dict()
             if r.element is not None and snapshot is not None
@@ -176,7 +226,10 @@ class StepRunner:
             0.0, step.timings.total_ms - step.timings.state_ms - step.timings.model_ms
         )
         self._current = None
-        step = AgentStep.model_validate(self.deps.secrets.redact_obj(step.model_dump()))
+        # The screenshot was masked when taken; its base64 text is not redacted (that would corrupt it).
+        shot = step.screenshot
+        step = AgentStep.model_validate(self.deps.secrets.redact_obj(step.model_dump(exclude={"screenshot"})))
+        step.screenshot = shot
         self.deps.messages.add_memo(step.step, step.model_output, step.results)
         self.last_results = step.results + ([{"action": "step", "error": step.error}] if step.error else [])
         logger.info("step %d: %s", step.step, _outcome_line(step))

@@ -19,6 +19,7 @@ from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.domains import blocked_message, check_url_allowed
 from browser_agent.browser.fence import DomainFence
 from browser_agent.browser.launch import launch_browser, launch_persistent
+from browser_agent.browser.marks import drawn_marks
 from browser_agent.browser.masking import masked_screenshot
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
 from browser_agent.browser.settle import wait_for_settle
@@ -208,8 +209,8 @@ class BrowserSession:
 
     # -- navigation ------------------------------------------------------------------------------
 
-    async def navigate(self, url: str) -> None:
-        """Load ``url`` in the current tab and wait for it to settle.
+    async def navigate(self, url: str) -> int | None:
+        """Load ``url`` in the current tab and wait for it to settle; return the HTTP status, if any.
 
         Raises:
             DomainNotAllowedError: ``url`` is outside ``allowed_domains``.
@@ -230,6 +231,7 @@ class BrowserSession:
         if response is not None and response.status >= 400:
             self._tabs.record(f"{url} answered HTTP {response.status}")
         await self.settle(page)
+        return response.status if response is not None else None
 
     async def _usable_page(self) -> Page:
         """The current tab, or a fresh one when it crashed or every tab is closed (said in the events)."""
@@ -304,13 +306,15 @@ class BrowserSession:
         screenshot: bool = False,
         extract_options: ExtractOptions | None = None,
         mask_values: Sequence[str] = (),
+        marks: bool = False,
     ) -> BrowserState:
         """URL, title, tabs, what happened since the last state, and the indexed elements.
 
         ``extract_options`` widens or narrows the capture (replay looks at the whole page, not the
         viewport). A tab that crashed, or whose scripts never yield, is reported, not waited for; with
         every tab closed, a blank one is opened. ``mask_values``: fields and text that show one of these
-        values (and password fields) are blacked out in the screenshot.
+        values (and password fields) are blacked out in the screenshot. ``marks`` draws each element's
+        index on the screenshot (set-of-marks, see ``browser.marks``).
 
         Raises:
             ActionTimeoutError: the page did not answer the capture, even after its scripts were stopped.
@@ -322,7 +326,7 @@ class BrowserSession:
             self.last_snapshot = snapshot
         shot = None
         if screenshot and snapshot is not None:
-            shot = await self._screenshot(page, mask_values)
+            shot = await self._screenshot(page, mask_values, snapshot if marks else None)
         tabs = await self.tabs()
         title = await _safe_title(page)
         return BrowserState(
@@ -352,11 +356,17 @@ class BrowserSession:
                 page = await self._usable_page()
         raise AssertionError("unreachable")
 
-    async def _screenshot(self, page: Page, mask_values: Sequence[str]) -> str | None:
+    async def _screenshot(
+        self, page: Page, mask_values: Sequence[str], marks: DomSnapshot | None
+    ) -> str | None:
         seconds = self.config.capture_timeout_ms / 1000
+
+        async def take() -> str:
+            async with drawn_marks(page, marks):
+                return await masked_screenshot(page, mask_values, seconds * 1000)
+
         try:
-            shot = masked_screenshot(page, mask_values, seconds * 1000)
-            return await bounded(shot, seconds + 1, "A screenshot")
+            return await bounded(take(), seconds + 1, "A screenshot")
         except (ActionTimeoutError, PlaywrightError):
             return None  # the step goes on without a picture
 

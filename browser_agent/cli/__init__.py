@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from browser_agent.cli import demo, inspect, mcp, replay, run
 from browser_agent.errors import BrowserAgentError
+from browser_agent.extras import version
 
 __all__ = ["main"]
 
@@ -17,6 +18,7 @@ _SUBCOMMANDS = (run, replay, inspect, demo, mcp)
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every subcommand registered."""
     parser = argparse.ArgumentParser(prog="browser-agent", description="Let an LLM drive a real Chromium.")
+    parser.add_argument("--version", action="version", version=f"browser-agent {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in _SUBCOMMANDS:
         module.add_parser(subparsers)
@@ -29,7 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except BrowserAgentError as exc:  # ours, with a message that says what to do: no traceback
-        print(f"browser-agent {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        print(f"browser-agent {args.command}: {type(exc).__name__}: {first}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

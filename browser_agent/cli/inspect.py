@@ -1,19 +1,30 @@
-"""``browser-agent inspect URL``: print what the model would see on a page, and how long it took."""
+"""``browser-agent inspect URL``: print what the model would see on a page, and how long it took.
+
+Only this machine is reachable unless ``--allow-network`` is given (inspecting a local page must not
+reach out); a page that answers 4xx/5xx is reported as such and the exit code is 1.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import Page
 
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.config import Viewport
+from browser_agent.browser.marks import drawn_marks
 from browser_agent.dom import DomSnapshot, extract_snapshot, install_page_hooks, render
-from browser_agent.dom.marks import marked_screenshot
+from browser_agent.errors import NavigationError, UserError
 
 __all__ = ["add_parser"]
+
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -22,15 +33,25 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("url", help="the page to load (a URL, or a path to a local HTML file)")
     parser.add_argument("--json", action="store_true", help="print the elements as JSON instead of text")
-    parser.add_argument("--screenshot", type=Path, metavar="FILE", help="save an annotated picture")
+    parser.add_argument(
+        "--screenshot", type=Path, metavar="FILE", help="save a PNG with the element marks the model sees"
+    )
     parser.add_argument("--width", type=int, default=1280, help="viewport width in CSS pixels")
     parser.add_argument("--height", type=int, default=800, help="viewport height in CSS pixels")
-    parser.add_argument("--allow-network", action="store_true", help="let the page load remote resources")
+    parser.add_argument(
+        "--allow-network",
+        action="store_true",
+        help="let the browser reach hosts other than this machine (needed for any remote URL)",
+    )
     parser.set_defaults(func=_main)
 
 
 def _main(args: argparse.Namespace) -> int:
-    print(asyncio.run(inspect_page(args)))
+    text, status = asyncio.run(inspect_page(args))
+    print(text)
+    if status is not None and status >= 400:
+        print(f"browser-agent inspect: {args.url} answered HTTP {status}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -39,22 +60,42 @@ def _target(url: str) -> str:
     return path.resolve().as_uri() if "://" not in url and path.exists() else url
 
 
-async def inspect_page(args: argparse.Namespace) -> str:
-    """Load the page, capture it, optionally save an annotated screenshot; return the report text."""
+async def inspect_page(args: argparse.Namespace) -> tuple[str, int | None]:
+    """Load the page, capture it, optionally save a marked screenshot; the report and the HTTP status."""
     config = BrowserConfig(
         block_external_network=not args.allow_network,
         viewport=Viewport(width=args.width, height=args.height),
     )
+    target = _target(args.url)
     async with BrowserSession(config) as session:
         await install_page_hooks(session.context)
-        await session.navigate(_target(args.url))
+        status = await _load(session, target, args.allow_network)
         snapshot = await extract_snapshot(session.page)
         if args.screenshot:
-            args.screenshot.write_bytes(await marked_screenshot(session.page, snapshot))
+            await _marked_screenshot(session.page, snapshot, args.screenshot)
     if args.json:
-        return json.dumps(_as_json(snapshot), indent=2, ensure_ascii=False)
+        return json.dumps(_as_json(snapshot) | {"status": status}, indent=2, ensure_ascii=False), status
     count = len(snapshot.selector_map)
-    return f"{render(snapshot)}\n\n{count} elements, capture {snapshot.capture_ms:.0f} ms"
+    shown = f", HTTP {status}" if status is not None and status >= 400 else ""
+    return f"{render(snapshot)}\n\n{count} elements, capture {snapshot.capture_ms:.0f} ms{shown}", status
+
+
+async def _load(session: BrowserSession, url: str, allow_network: bool) -> int | None:
+    try:
+        return await session.navigate(url)
+    except NavigationError as exc:
+        host = urlsplit(url).hostname or ""
+        if allow_network or host in _LOCAL_HOSTS:
+            raise
+        raise UserError(
+            f"{url} could not be loaded: inspect reaches only this machine unless you add "
+            f"--allow-network (browser-agent inspect {url} --allow-network). ({exc})"
+        ) from exc
+
+
+async def _marked_screenshot(page: Page, snapshot: DomSnapshot, path: Path) -> None:
+    async with drawn_marks(page, snapshot):
+        await page.screenshot(path=str(path))
 
 
 def _as_json(snapshot: DomSnapshot) -> dict[str, Any]:

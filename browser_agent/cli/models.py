@@ -1,41 +1,104 @@
-"""Build a chat model from ``PROVIDER:NAME`` through the optional langchain provider packages."""
+"""Build a chat model from ``PROVIDER:NAME`` through the optional langchain provider packages.
+
+The provider's own SDK retries are turned off (``max_retries=0``): browser_agent retries transient
+failures itself and says so while it waits, instead of leaving the user with a silent half minute.
+"""
 
 from __future__ import annotations
 
 import importlib
+import os
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
 from browser_agent.errors import UserError
+from browser_agent.extras import install_hint
 
-__all__ = ["PROVIDERS", "load_chat_model"]
+__all__ = ["PROVIDERS", "Provider", "load_chat_model"]
 
-# provider -> (module, class, extra that installs it, keyword for the model name)
-PROVIDERS: dict[str, tuple[str, str, str, str]] = {
-    "openai": ("langchain_openai", "ChatOpenAI", "openai", "model"),
-    "anthropic": ("langchain_anthropic", "ChatAnthropic", "anthropic", "model"),
-    "ollama": ("langchain_ollama", "ChatOllama", "ollama", "model"),
+# The key a local OpenAI-compatible server gets when none is set: such servers ignore it.
+_LOCAL_KEY = "not-needed"
+_TIMEOUT_S = 120
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """How to build one provider's chat model."""
+
+    module: str
+    class_name: str
+    extra: str
+    key_env: str | None  # the variable its SDK reads the API key from; None when it needs none
+    retries_option: str | None  # the SDK option that sets its own retries
+
+
+PROVIDERS: dict[str, Provider] = {
+    "openai": Provider("langchain_openai", "ChatOpenAI", "openai", "OPENAI_API_KEY", "max_retries"),
+    "anthropic": Provider(
+        "langchain_anthropic", "ChatAnthropic", "anthropic", "ANTHROPIC_API_KEY", "max_retries"
+    ),
+    "ollama": Provider("langchain_ollama", "ChatOllama", "ollama", None, None),
 }
 
 
-def load_chat_model(spec: str, **options: Any) -> BaseChatModel:
-    """``openai:gpt-4o`` → ``ChatOpenAI(model="gpt-4o")``; API keys come from the provider's env vars.
+def load_chat_model(
+    spec: str, *, base_url: str | None = None, api_key_env: str | None = None, **options: Any
+) -> BaseChatModel:
+    """``openai:gpt-4o`` → ``ChatOpenAI(model="gpt-4o")``; the API key comes from the provider's variable.
+
+    Args:
+        base_url: The server to talk to (an OpenAI-compatible server, an Ollama host).
+        api_key_env: Read the API key from this environment variable instead of the provider's.
+        options: Passed to the chat model's class as they are (they win over the defaults above).
 
     Raises:
-        UserError: unknown provider, missing name, or the provider package is not installed.
+        UserError: unknown provider, missing name, provider package not installed, no API key, or
+            options the provider's class refuses.
     """
-    provider, _, name = spec.partition(":")
-    if provider not in PROVIDERS or not name:
+    provider_name, _, name = spec.partition(":")
+    provider = PROVIDERS.get(provider_name)
+    if provider is None or not name:
         known = ", ".join(f"{p}:MODEL" for p in PROVIDERS)
         raise UserError(f"--model {spec!r} is not PROVIDER:NAME with a known provider; use one of {known}.")
-    module_name, class_name, extra, keyword = PROVIDERS[provider]
     try:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(provider.module)
     except ImportError as exc:
         raise UserError(
-            f"The {provider} provider needs {module_name}: pip install 'browser-agent[{extra}]'"
+            f"The {provider_name} provider needs {provider.module}: {install_hint(provider.extra)}"
         ) from exc
-    model_class = getattr(module, class_name)
-    model: BaseChatModel = model_class(**{keyword: name}, **options)
+    kwargs: dict[str, Any] = {"model": name}
+    if base_url:
+        kwargs["base_url"] = base_url
+    if provider.retries_option:
+        kwargs[provider.retries_option] = 0
+        kwargs["timeout"] = _TIMEOUT_S
+    key = _api_key(spec, provider, base_url, api_key_env)
+    if key is not None:
+        kwargs["api_key"] = key
+    try:
+        model: BaseChatModel = getattr(module, provider.class_name)(**(kwargs | options))
+    except Exception as exc:  # the provider's validation: say what it refused, in one line
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserError(f"Could not set up --model {spec}: {first}") from exc
     return model
+
+
+def _api_key(spec: str, provider: Provider, base_url: str | None, api_key_env: str | None) -> str | None:
+    """The key to pass, or None to let the SDK read its own variable (or for a provider without keys)."""
+    if api_key_env:
+        value = os.environ.get(api_key_env)
+        if not value:
+            raise UserError(
+                f"--api-key-env {api_key_env}: that environment variable is not set; export it first."
+            )
+        return value
+    if provider.key_env is None or os.environ.get(provider.key_env):
+        return None
+    if base_url:
+        return _LOCAL_KEY  # a local server: no key needed; a hosted one answers 401, which is reported
+    raise UserError(
+        f"--model {spec} needs an API key: export {provider.key_env}=... (or name another variable with "
+        "--api-key-env, or point --base-url at a local server)."
+    )

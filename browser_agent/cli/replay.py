@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from browser_agent.agent import AgentHistory, ReplayOptions, ReplayReport, replay
-from browser_agent.agent.reporter import ConsoleReporter
+from browser_agent.agent.replay_console import ReplayReporter
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.cli.models import load_chat_model
+from browser_agent.cli.options import add_secret_options, load_secrets
 from browser_agent.controller import Controller
 from browser_agent.errors import UserError
 
@@ -26,12 +27,17 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--on-failure", choices=("stop", "skip"), default="stop")
     parser.add_argument("--retries", type=int, default=3, help="attempts to find a late element")
     parser.add_argument(
-        "--sub", action="append", default=[], metavar="OLD=NEW", help="replace a recorded value (repeatable)"
+        "--sub",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="replace text in the recorded arguments, also inside them, e.g. a host in a URL (repeatable)",
     )
     parser.add_argument(
         "--llm", metavar="PROVIDER:NAME", help="a model for the steps that cannot be re-located"
     )
     parser.add_argument("--headed", action="store_true", help="show the browser window")
+    add_secret_options(parser)
     parser.set_defaults(func=_main)
 
 
@@ -39,7 +45,7 @@ def _substitutions(pairs: list[str]) -> dict[str, str]:
     subs = {}
     for pair in pairs:
         old, sep, new = pair.partition("=")
-        if not sep:
+        if not sep or not old:
             raise UserError(f"--sub {pair!r} must look like OLD=NEW")
         subs[old] = new
     return subs
@@ -53,12 +59,13 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
         on_failure=args.on_failure,
         substitutions=_substitutions(args.sub),
         llm=load_chat_model(args.llm) if args.llm else None,
+        sensitive_data=load_secrets(args.secrets, args.secret),
     )
-    reporter = ConsoleReporter()
+    reporter = ReplayReporter()
     start = time.perf_counter()
     async with BrowserSession(BrowserConfig(headless=not args.headed)) as session:
         report = await replay(history, session, controller, options, reporter.replayed)
-    reporter.replay_summary(report, time.perf_counter() - start)
+    reporter.summary(report, time.perf_counter() - start)
     return report
 
 

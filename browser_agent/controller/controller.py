@@ -8,6 +8,7 @@ current, or new elements appeared that the next action's index may no longer mea
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from pydantic import BaseModel
 
 from browser_agent.browser import BrowserSession
 from browser_agent.controller.actions import register_builtins
+from browser_agent.controller.actions.done import register_structured_done
 from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionContext, ControllerSettings
 from browser_agent.controller.execution import execute
 from browser_agent.controller.models import ActionModel, ActionResult
@@ -62,9 +64,20 @@ class Controller:
         domains: Sequence[str] | None = None,
         *,
         name: str | None = None,
+        override: bool = False,
     ) -> Callable[[F], F]:
-        """Register an action; see ``Registry.action``."""
-        return self.registry.action(description, param_model, domains, name=name)
+        """Register an action (``override=True`` replaces one of the same name); see ``Registry.action``."""
+        return self.registry.action(description, param_model, domains, name=name, override=override)
+
+    def with_output_model(self, output_model: type[BaseModel]) -> Controller:
+        """A copy of this controller whose ``done`` takes ``data: output_model`` (validated) instead of text.
+
+        This controller is left as it is; the agent uses the copy when given ``output_model=``.
+        """
+        twin = copy.copy(self)
+        twin.registry = self.registry.copy()
+        register_structured_done(twin.registry, output_model)
+        return twin
 
     def action_models(self, url: str | None = None) -> list[type[ActionModel]]:
         """One model per action offered on ``url`` (domain-limited actions only where they match)."""

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, InstanceOf
 
 from browser_agent.dom.models import ElementNode
+from browser_agent.llm.usage import TokenUsage
 
 __all__ = ["ActionModel", "ActionResult"]
 
@@ -43,7 +44,8 @@ class ActionModel(BaseModel):
 class ActionResult(BaseModel):
     """The outcome of one action, as the model will read it.
 
-    ``element`` is the element acted on (for fingerprints and replay); it is never serialized.
+    ``element`` is the element acted on (for fingerprints and replay) and ``usage`` the tokens an
+    extraction model spent on the action (for the run's totals); neither is serialized.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -59,3 +61,4 @@ class ActionResult(BaseModel):
     skipped: bool = Field(default=False, description="The action was not run; extracted_content says why.")
     new_tab: int | None = Field(default=None, description="The tab this action opened and switched to.")
     element: InstanceOf[ElementNode] | None = Field(default=None, exclude=True)
+    usage: InstanceOf[TokenUsage] | None = Field(default=None, exclude=True)

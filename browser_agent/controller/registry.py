@@ -60,6 +60,7 @@ class Registry:
         domains: Sequence[str] | None = None,
         *,
         name: str | None = None,
+        override: bool = False,
     ) -> Callable[[F], F]:
         """Register the decorated function as an action and return it unchanged.
 
@@ -68,9 +69,12 @@ class Registry:
             param_model: The parameters' model; built from the signature and docstring when omitted.
             domains: URL patterns (``*.example.com``) where the action is offered; everywhere if None.
             name: The action's name; the function's name when omitted.
+            override: Replace the action already registered under this name (a built-in such as
+                ``done`` or ``extract_content``), in its place in the list.
 
         Raises:
-            UserError: the name is taken, or a parameter is unannotated or cannot be supplied.
+            UserError: the name is taken (without ``override``), or a parameter is unannotated or
+                cannot be supplied.
         """
         if not description or not description.strip():
             raise UserError("An action needs a description for the model: @action('What it does').")
@@ -78,7 +82,7 @@ class Registry:
             raise UserError(f"domains must be a list of patterns, not the string {domains!r}.")
 
         def register(fn: F) -> F:
-            self.add(fn, description, param_model=param_model, domains=domains, name=name)
+            self.add(fn, description, param_model=param_model, domains=domains, name=name, override=override)
             return fn
 
         return register
@@ -91,18 +95,19 @@ class Registry:
         param_model: type[BaseModel] | None = None,
         domains: Sequence[str] | None = None,
         name: str | None = None,
+        override: bool = False,
     ) -> RegisteredAction | None:
         """Register ``fn`` (what the decorator does); returns None when its name is excluded."""
         action_name = name or fn.__name__
         if not action_name.isidentifier():
             raise UserError(f"Action name {action_name!r} is not an identifier; use letters, digits and _.")
-        if action_name in self._actions:
+        if action_name in self._actions and not override:
             raise UserError(
-                f"An action named {action_name!r} is already registered; pick another name "
-                "or exclude the built-in one with Controller(exclude_actions=[...])."
+                f"An action named {action_name!r} is already registered; pick another name, or "
+                f"replace it with @controller.action(..., override=True)."
             )
         spec = inspect_function(action_name, fn, param_model)
-        if action_name in self.exclude:
+        if action_name in self.exclude and not override:
             return None
         registered = RegisteredAction(
             name=action_name,
@@ -115,6 +120,12 @@ class Registry:
         )
         self._actions[action_name] = registered
         return registered
+
+    def copy(self) -> Registry:
+        """A registry with the same actions, to change without touching this one."""
+        twin = Registry(exclude=self.exclude)
+        twin._actions = dict(self._actions)
+        return twin
 
     def get(self, name: str) -> RegisteredAction:
         try:

@@ -9,7 +9,8 @@ from pathlib import Path
 from langchain_core.language_models import BaseChatModel
 from rich.console import Console
 
-from browser_agent.agent import Agent, AgentHistory, AgentHooks, AgentSettings, ReplayOptions, ReplayReport
+from browser_agent.agent import Agent, AgentHistory, AgentSettings, ReplayOptions, ReplayReport
+from browser_agent.agent.replay_console import ReplayReporter
 from browser_agent.agent.reporter import ConsoleReporter
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import Controller
@@ -43,7 +44,7 @@ async def replay_demo(
     console: Console | None = None,
 ) -> ReplayReport:
     """Replay the recorded run against a freshly shuffled shop and print every step and a summary."""
-    reporter = ConsoleReporter(console)
+    reporter = ReplayReporter(console)
     controller = Controller()
     history = AgentHistory.load(history_path, controller)
     with DemoSite(seed) as site:
@@ -57,7 +58,7 @@ async def replay_demo(
         async with BrowserSession(_config(headless)) as session:
             report = await _replay(history, session, controller, subs, reporter)
             confirmation = await session.page.text_content("#order") if "/done" in session.page.url else None
-        reporter.replay_summary(report, time.perf_counter() - start)
+        reporter.summary(report, time.perf_counter() - start)
         if confirmation:
             reporter.console.print(f"[bold green]The shop says:[/] {confirmation}")
     return report
@@ -68,7 +69,7 @@ async def _replay(
     session: BrowserSession,
     controller: Controller,
     subs: dict[str, str],
-    reporter: ConsoleReporter,
+    reporter: ReplayReporter,
 ) -> ReplayReport:
     from browser_agent.agent import replay
 
@@ -92,11 +93,9 @@ async def run_live_demo(
             llm,
             browser=_config(headless),
             settings=settings,
-            hooks=AgentHooks(on_step_end=lambda _agent, step: reporter.step(step)),
+            hooks=reporter.hooks(),
         )
-        history = await agent.run(max_steps=max_steps)
-    reporter.run_summary(history)
-    return history
+        return await agent.run(max_steps=max_steps)
 
 
 async def record_demo(path: Path, *, headless: bool = True) -> AgentHistory:

@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from tenacity import (
     AsyncRetrying,
+    RetryCallState,
     retry_if_exception,
     stop_after_attempt,
     wait_exponential,
@@ -21,7 +22,7 @@ from tenacity import (
 
 from browser_agent.errors import ModelError
 
-__all__ = ["RetryPolicy", "call_with_retry", "is_transient", "status_of", "to_model_error"]
+__all__ = ["RetryPolicy", "call_with_retry", "is_transient", "retry_notice", "status_of", "to_model_error"]
 
 T = TypeVar("T")
 
@@ -57,12 +58,27 @@ class RetryPolicy:
         initial_wait_s: Wait before the first retry; it doubles on each retry.
         max_wait_s: Cap on any single wait, before jitter.
         jitter_s: Random extra wait up to this, so parallel agents do not retry in lockstep.
+        on_retry: Told, in one line, each time a failure is about to be retried (what failed, the
+            wait, the attempt), so a user does not watch a silent wait.
     """
 
     attempts: int = 4
     initial_wait_s: float = 1.0
     max_wait_s: float = 30.0
     jitter_s: float = 1.0
+    on_retry: Callable[[str], None] | None = None
+
+
+def retry_notice(what: str, state: RetryCallState, attempts: int) -> str:
+    """``The chat model call failed (APIConnectionError: ...); retrying in 2.0 s (attempt 2 of 4)``."""
+    outcome = state.outcome
+    exc = outcome.exception() if outcome is not None else None
+    detail = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ''}"
+    wait = state.next_action.sleep if state.next_action is not None else 0.0
+    return (
+        f"{what} failed ({detail.rstrip(': ')}); retrying in {wait:.1f} s "
+        f"(attempt {state.attempt_number + 1} of {attempts})"
+    )
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -126,6 +142,13 @@ def to_model_error(exc: BaseException, *, what: str, attempts: int = 1) -> Model
     return ModelError(f"{what} failed ({detail}). {advice}")
 
 
+def _announcer(policy: RetryPolicy, what: str) -> Callable[[RetryCallState], None] | None:
+    notify = policy.on_retry
+    if notify is None:
+        return None
+    return lambda state: notify(retry_notice(what, state, policy.attempts))
+
+
 async def call_with_retry(
     call: Callable[[], Awaitable[T]], policy: RetryPolicy | None = None, *, what: str = "The model call"
 ) -> T:
@@ -143,6 +166,7 @@ async def call_with_retry(
         wait=wait_exponential(multiplier=policy.initial_wait_s, max=policy.max_wait_s)
         + wait_random(0, policy.jitter_s),
         retry=retry_if_exception(is_transient),
+        before_sleep=_announcer(policy, what),
         reraise=True,
     )
     attempt_number = 0

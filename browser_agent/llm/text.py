@@ -14,14 +14,18 @@ __all__ = ["ask_text"]
 
 
 async def ask_text(
-    llm: BaseChatModel, messages: Sequence[BaseMessage], retry: RetryPolicy | None = None
+    llm: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    retry: RetryPolicy | None = None,
+    *,
+    what: str = "The planner call",
 ) -> tuple[str, TokenUsage]:
     """The reply's text (list contents joined) and its token usage.
 
     Raises:
         ModelError: the provider failed after retries.
     """
-    reply = await call_with_retry(lambda: llm.ainvoke(list(messages)), retry, what="The planner call")
+    reply = await call_with_retry(lambda: llm.ainvoke(list(messages)), retry, what=what)
     content = reply.content
     if isinstance(content, list):
         content = "".join(part if isinstance(part, str) else str(part.get("text", "")) for part in content)

@@ -34,4 +34,3 @@ class McpServerConfig(BaseModel):
         gt=0,
         description="An HTTP client's browser context is closed after this long unused.",
     )
-    screenshot_quality: int = Field(default=70, ge=1, le=100, description="JPEG quality of screenshots.")

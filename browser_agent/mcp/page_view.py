@@ -6,11 +6,9 @@ secrets; the optional screenshot is a set-of-marks picture with fields showing a
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
 
 from browser_agent.browser import BrowserSession, BrowserState
-from browser_agent.dom.marks import marked_screenshot
 from browser_agent.dom.serializer import render
 from browser_agent.errors import ActionError
 from browser_agent.sensitive import Secrets
@@ -49,22 +47,15 @@ async def capture_view(
     secrets: Secrets,
     *,
     screenshot: bool = False,
-    jpeg_quality: int = 70,
 ) -> PageView:
     """Capture the current tab; the snapshot becomes the one the next action's indices refer to.
 
     A tab that closed or crashed is reported in the text rather than raised: the client can switch tabs.
     """
     try:
-        state = await session.state()
+        # The same set-of-marks picture the agent's vision gets, secrets blacked out.
+        state = await session.state(screenshot=screenshot, mask_values=secrets.values(), marks=screenshot)
     except ActionError as exc:
         session.last_snapshot = None
         return PageView(secrets.redact(f"(page not captured: {exc})"))
-    shot = None
-    if screenshot and state.snapshot is not None:
-        hidden = secrets.values()
-        data = await marked_screenshot(
-            session.page, state.snapshot, hide_values=hidden, jpeg_quality=jpeg_quality
-        )
-        shot = base64.b64encode(data).decode()
-    return PageView(secrets.redact(view_text(state)), shot)
+    return PageView(secrets.redact(view_text(state)), state.screenshot_b64)

@@ -197,7 +197,6 @@ class BrowserTools:
             client.session,
             self.secrets,
             screenshot=screenshot,
-            jpeg_quality=self.config.screenshot_quality,
         )
         return ToolOutcome(view.text, image_b64=view.screenshot_b64)
 

@@ -19,6 +19,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
         ("planner.py", "plan before step 3"),
         ("sensitive_data.py", "secret in saved history: False | placeholder in it: True"),
         ("custom_action.py", "read_price: Blue mug: 12.50 EUR"),
+        ("structured_extract.py", "cheapest: Red mug"),
     ],
 )
 def test_example_runs(name: str, expected: str) -> None:

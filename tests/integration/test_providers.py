@@ -59,5 +59,5 @@ def test_missing_provider_package_says_what_to_install(monkeypatch: pytest.Monke
         raise ImportError(name)
 
     monkeypatch.setattr(models.importlib, "import_module", fail)
-    with pytest.raises(UserError, match=r"pip install 'browser-agent\[anthropic\]'"):
+    with pytest.raises(UserError, match=r"pip install 'pw-browser-agent\[anthropic\]'"):
         load_chat_model("anthropic:claude-sonnet-4-5")

@@ -12,7 +12,6 @@ from browser_agent import ActionContext, Controller, UserError
 from browser_agent.browser import BrowserState, TabInfo
 from browser_agent.cli import main
 from browser_agent.cli.mcp import load_controller, load_secrets
-from browser_agent.dom.marks import showing
 from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, TextNode
 from browser_agent.mcp import BrowserTools, McpServerConfig
 from browser_agent.mcp.page_view import view_text
@@ -123,17 +122,6 @@ def test_page_view_names_url_tabs_and_events() -> None:
         url="about:blank", title="", tabs=(TabInfo(0, "about:blank", ""),), current_tab_id=0
     )
     assert "Tabs" not in view_text(single) and view_text(single).endswith("(page not captured)")
-
-
-def test_screenshots_cover_the_fields_that_show_a_secret() -> None:
-    long_secret = "correct horse battery staple and a long tail that the extractor cuts off"
-    snapshot = _snapshot(
-        _node(1, "", ('value="ada"',)),
-        _node(2, "", (f'value="{long_secret[:59]}…"',)),
-        _node(3, "", ('value="bob"',)),
-    )
-    assert [n.index for n in showing(snapshot, ["ada", long_secret, " "])] == [1, 2]
-    assert showing(snapshot, []) == []
 
 
 def test_load_controller_finds_the_users_controller() -> None:

@@ -15,6 +15,7 @@ EXPECTED = [
     "BrowserConfig",
     "BrowserError",
     "BrowserSession",
+    "ConsoleReporter",
     "Controller",
     "DomSnapshot",
     "ElementNode",
@@ -46,11 +47,13 @@ def test_no_private_or_module_leaks() -> None:
         "controller",
         "dom",
         "errors",
+        "extras",
         "llm",
         "sensitive",
         "testing",
         "cli",
         "demo",
         "mcp",
+        "report",
     }
     assert public - submodules == set(EXPECTED)

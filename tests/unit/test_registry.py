@@ -239,3 +239,30 @@ async def test_action_errors_become_results_and_bugs_propagate() -> None:
 
 def test_action_model_is_the_base_of_every_action() -> None:
     assert all(issubclass(m, ActionModel) for m in Controller().action_models())
+
+
+def test_override_replaces_a_builtin_in_its_place_and_a_plain_duplicate_says_how() -> None:
+    controller = Controller()
+    before = [a.name for a in controller.registry.actions(every=True)]
+
+    with pytest.raises(UserError, match=r"override=True"):
+
+        @controller.action("Wait differently")
+        def wait(seconds: int) -> str:
+            return "never"
+
+    @controller.action("Wait, then say so", override=True)
+    def wait(seconds: int = 1) -> str:
+        return f"waited {seconds}"
+
+    assert [a.name for a in controller.registry.actions(every=True)] == before
+    assert controller.registry.get("wait").function is wait
+    assert controller.registry.get("wait").description == "Wait, then say so"
+
+    trimmed = Controller(exclude_actions=["done"])
+
+    @trimmed.action("My own done", override=True)
+    def done(answer: str) -> str:
+        return answer
+
+    assert trimmed.registry.get("done").function is done, "an override is kept even when the name is excluded"

@@ -1,11 +1,17 @@
-"""``done``: end the task with the answer."""
+"""``done``: end the task with the answer; as text, or as the caller's own pydantic model."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, create_model
 
 from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
 
-__all__ = ["done", "register"]
+__all__ = ["done", "register", "register_structured_done"]
+
+_DESCRIPTION = "Finish the task and give the final answer; actions after it are not run."
 
 
 async def done(text: str, success: bool) -> ActionResult:
@@ -19,4 +25,32 @@ async def done(text: str, success: bool) -> ActionResult:
 
 
 def register(registry: Registry) -> None:
-    registry.add(done, "Finish the task and give the final answer; actions after it are not run.")
+    registry.add(done, _DESCRIPTION)
+
+
+def register_structured_done(registry: Registry, output_model: type[BaseModel]) -> None:
+    """Replace ``done`` by one whose answer is an ``output_model``, validated like every action.
+
+    A reply whose ``data`` does not validate goes back to the model with the validation errors; the
+    answer is recorded as the model's JSON in ``extracted_content``.
+    """
+    params: type[BaseModel] = create_model(
+        "DoneParams",
+        data=(output_model, Field(description="The final answer, in the requested structure.")),
+        success=(bool, Field(description="True when the task was fully completed, false when it was not.")),
+    )
+
+    async def structured_done(answer: Any) -> ActionResult:
+        data: BaseModel = answer.data
+        return ActionResult(
+            action="done", extracted_content=data.model_dump_json(), is_done=True, success=answer.success
+        )
+
+    structured_done.__annotations__ = {"answer": params, "return": ActionResult}
+    registry.add(
+        structured_done,
+        _DESCRIPTION + f" Give the answer as `data`, a {output_model.__name__} object.",
+        param_model=params,
+        name="done",
+        override=True,
+    )

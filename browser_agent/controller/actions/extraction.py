@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
+from browser_agent.controller.json_schema import model_from_schema
 from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
 from browser_agent.errors import ActionError, ModelError
-from browser_agent.llm import ask_text
+from browser_agent.llm import TokenUsage, ask_structured, ask_text
 
 __all__ = ["extract_content", "page_markdown", "register"]
 
@@ -69,11 +73,15 @@ async def page_markdown(ctx: ActionContext) -> str:
     return "\n\n".join(parts)
 
 
-async def extract_content(goal: str, ctx: ActionContext) -> ActionResult:
+async def extract_content(
+    goal: str, ctx: ActionContext, output_schema: dict[str, Any] | None = None
+) -> ActionResult:
     """Read the whole page (not only the visible part) and extract what serves a goal.
 
     Args:
         goal: What to extract, e.g. "the prices of all listed laptops" or "the opening hours".
+        output_schema: Optional JSON schema the answer must follow (e.g. {"type": "object", "properties":
+            {"prices": {"type": "array", "items": {"type": "number"}}}}); the answer is then JSON.
     """
     content = ctx.redact(await page_markdown(ctx))  # the page may show a secret the agent typed
     llm, settings = ctx.extraction_llm, ctx.settings
@@ -87,12 +95,23 @@ async def extract_content(goal: str, ctx: ActionContext) -> ActionResult:
     page = content[: settings.extract_llm_max_chars]
     messages = [SystemMessage(content=_SYSTEM), HumanMessage(content=f"Goal: {goal}\n\nPage:\n{page}")]
     try:
-        answer, _usage = await ask_text(llm, messages)
+        answer, usage = await _ask(llm, messages, output_schema)
     except ModelError as exc:  # the extraction model failed after retries: the agent can go on without it
         raise ActionError(f"The extraction model failed ({exc}); use the page state instead.") from exc
     return ActionResult(
-        extracted_content=f"Extracted for {goal!r}:\n{answer.strip()}", include_in_memory=True
+        extracted_content=f"Extracted for {goal!r}:\n{answer}", include_in_memory=True, usage=usage
     )
+
+
+async def _ask(
+    llm: BaseChatModel, messages: list[BaseMessage], schema: dict[str, Any] | None
+) -> tuple[str, TokenUsage]:
+    """The extraction model's answer (text, or JSON validated against ``schema``) and its tokens."""
+    if schema is None:
+        text, usage = await ask_text(llm, messages, what="The extraction call")
+        return text.strip(), usage
+    reply = await ask_structured(llm, messages, model_from_schema(schema), method="json_mode")
+    return reply.parsed.model_dump_json(exclude_none=True), reply.usage
 
 
 def register(registry: Registry) -> None:

@@ -1,0 +1,66 @@
+"""Console output for replays: one line per recorded action, then a summary."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from browser_agent.agent.console import make_console
+from browser_agent.agent.replay import ReplayedAction, ReplayReport
+
+__all__ = ["ReplayReporter"]
+
+_STATUS_STYLE = {
+    "done": "green",
+    "relocated": "green",
+    "handed_to_llm": "yellow",
+    "skipped": "yellow",
+    "failed": "bold red",
+}
+
+
+class ReplayReporter:
+    """Prints each replayed action as it ends, then a summary."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.console = console or make_console()
+
+    def warnings(self, report: ReplayReport) -> None:
+        for warning in report.warnings:
+            self.console.print(f"[yellow]warning:[/] {escape(warning)}")
+
+    def replayed(self, item: ReplayedAction) -> None:
+        style = _STATUS_STYLE[item.status]
+        args = ", ".join(f"{k}={v!r}" for k, v in item.action.items() if k != "action")
+        score = f" score {item.score:.2f}" if item.score is not None else ""
+        self.console.print(
+            f"[bold cyan]Step {item.step}[/] {escape(str(item.action.get('action')))}({escape(args)}) "
+            f"[{style}]{item.status}[/]{score}: {escape(item.message)}"
+        )
+
+    def summary(self, report: ReplayReport, seconds: float) -> None:
+        table = Table(title="Replay summary", title_justify="left")
+        for column in ("actions", "re-located", "handed to llm", "skipped", "failed", "seconds"):
+            table.add_column(column)
+        counts = {s: sum(1 for a in report.actions if a.status == s) for s in _STATUS_STYLE}
+        table.add_row(
+            str(len(report.actions)),
+            str(counts["relocated"]),
+            str(counts["handed_to_llm"]),
+            str(counts["skipped"]),
+            str(counts["failed"]),
+            f"{seconds:.1f}",
+        )
+        self.console.print(table)
+        scores = [a.score for a in report.actions if a.score is not None]
+        if scores:
+            self.console.print(
+                f"Re-location confidence: min {min(scores):.2f}, mean {sum(scores) / len(scores):.2f}"
+            )
+        self.warnings(report)
+        if report.stopped:
+            self.console.print(f"[bold red]Stopped:[/] {escape(report.stopped)}")
+        final = report.final_result()
+        if final:
+            self.console.print(f"[bold green]Result:[/] {escape(final)}")

@@ -1,0 +1,120 @@
+"""JSON schemas as the model and the decoding server need them: small, self-contained, portable.
+
+Pydantic's schemas are made for validators and docs: titles, ``$defs`` and ``$ref``, a discriminator
+mapping, ``const``. What a model reads is billed and re-read every step, and what a server turns into a
+decoding grammar (llama.cpp, vLLM, Ollama, OpenAI structured outputs) accepts a subset. This module
+rewrites a schema for each use; validation always stays with the pydantic model.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+__all__ = ["compact_schema", "flat_union", "grammar_schema", "inline_refs"]
+
+_NOISE = frozenset({"title", "discriminator", "examples"})
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every ``$ref`` replaced by its definition and ``$defs`` dropped.
+
+    Pydantic's models here are not recursive; a recursive one would be cut at 8 levels.
+    """
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any, depth: int) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/") and depth < 8:
+                return walk(defs[ref.removeprefix("#/$defs/")], depth + 1)
+            return {k: walk(v, depth) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v, depth) for v in node]
+        return node
+
+    inlined: dict[str, Any] = walk(schema, 0)
+    return inlined
+
+
+def _clean(node: Any, *, descriptions: bool) -> Any:
+    """Drop what a model does not need: titles, the discriminator map, the ``type`` beside a ``const``,
+    and (unless ``descriptions``) field descriptions."""
+    if isinstance(node, list):
+        return [_clean(v, descriptions=descriptions) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        # Only string values are metadata: a property named "title" or "type" maps to a dict.
+        if key in _NOISE and not isinstance(value, dict):
+            continue
+        if key == "discriminator" or (key == "type" and "const" in node and isinstance(value, str)):
+            continue
+        if key == "description" and isinstance(value, str) and not descriptions:
+            continue
+        out[key] = _clean(value, descriptions=descriptions)
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def compact_schema(output_model: type[BaseModel], *, descriptions: bool = True) -> str:
+    """The model's JSON schema, minified, inlined and without noise (prompt tokens matter)."""
+    schema = inline_refs(output_model.model_json_schema())
+    return json.dumps(_clean(schema, descriptions=descriptions), separators=(",", ":"))
+
+
+@functools.lru_cache(maxsize=64)
+def grammar_schema(output_model: type[BaseModel]) -> dict[str, Any]:
+    """A schema servers turn into a decoding grammar: inlined, ``anyOf`` for unions, ``enum`` for
+    constants, closed objects. Servers that constrain decoding to it cannot emit an invalid shape."""
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "oneOf":
+                out["anyOf"] = walk(value)
+            elif key == "const":
+                out["enum"] = [value]
+            else:
+                out[key] = walk(value)
+        if out.get("type") == "object" or "properties" in out:
+            out["type"] = "object"
+            out.setdefault("additionalProperties", False)
+        return out
+
+    cleaned = _clean(inline_refs(output_model.model_json_schema()), descriptions=False)
+    grammar: dict[str, Any] = walk(cleaned)
+    return grammar
+
+
+def flat_union(union_schema: dict[str, Any]) -> dict[str, Any]:
+    """One object for a discriminated union of flat objects: the discriminator as an ``enum``, every
+    other field optional. Far smaller than the union for a tool definition; the union still validates.
+
+    ``union_schema`` is an inlined schema with ``oneOf`` or ``anyOf`` branches whose discriminator
+    field holds a ``const``.
+    """
+    branches = union_schema.get("oneOf") or union_schema.get("anyOf") or [union_schema]
+    names: list[Any] = []
+    fields: dict[str, Any] = {}
+    key = "action"
+    for branch in branches:
+        for field_name, spec in branch.get("properties", {}).items():
+            if isinstance(spec, dict) and "const" in spec:
+                key = field_name
+                names.append(spec["const"])
+            elif field_name not in fields:
+                fields[field_name] = {k: v for k, v in spec.items() if k not in ("default", "description")}
+    return {
+        "type": "object",
+        "properties": {key: {"enum": names}, **fields},
+        "required": [key],
+    }

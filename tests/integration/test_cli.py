@@ -1,0 +1,301 @@
+"""The CLI as a user runs it: a subprocess or main(), real Chromium, a local OpenAI-compatible stand-in."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import typing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_agent.agent.models import ToolCallingMethod
+from browser_agent.cli import build_parser, main
+from browser_agent.cli.options import tool_calling_methods
+from browser_agent.extras import version
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.server import LocalServer
+
+ROOT = Path(__file__).resolve().parents[2]
+pytest.importorskip("langchain_openai")
+
+
+def cli(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("BROWSER_")
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "browser_agent", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=clean | (env or {}),
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2, (done.returncode, done.stdout[-500:], done.stderr[-2000:])
+    assert "Traceback" not in done.stderr, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def _brain(goal: str) -> dict[str, str]:
+    return {"evaluation_previous_goal": "Unknown", "memory": goal, "next_goal": goal}
+
+
+def test_no_api_key_is_one_line_with_exit_2_and_no_traceback() -> None:
+    line = one_line_error(cli("run", "Read the code", "--model", "openai:gpt-4o-mini"))
+    assert "OPENAI_API_KEY" in line and "--api-key-env" in line
+
+
+def test_version_and_python_m() -> None:
+    done = cli("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"browser-agent {version()}"
+    assert version() != "0+unknown", "the installed distribution is found by its name"
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["run", "t", "--model", "nope:x"], "PROVIDER:NAME"),
+        (["run", "t", "--model", "openai:m", "--api-key-env", "NO_SUCH_VAR_12"], "NO_SUCH_VAR_12"),
+        (["run", "t", "--model", "ollama:m", "--secrets", "/no/such/file.json"], "--secrets"),
+        (["run", "t", "--model", "ollama:m", "--secret", "pw=NO_SUCH_VAR_12"], "NO_SUCH_VAR_12"),
+        (["run", "t", "--model", "ollama:m", "--output-schema", "tests.support.answers:Nope"], "Nope"),
+        (["run", "t", "--model", "ollama:m", "--max-steps", "0"], "--max-steps"),
+        (["replay", "/no/such/run.json"], "could not be read"),
+        (["replay", "x.json", "--sub", "no-equals-sign"], "OLD=NEW"),
+    ],
+)
+def test_user_mistakes_are_one_line_with_exit_2(
+    args: list[str], needle: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    if args[0] == "replay" and args[1] == "x.json":
+        from browser_agent.demo.runner import RECORDED_RUN
+
+        args = ["replay", str(RECORDED_RUN), *args[2:]]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_tool_calling_methods_come_from_the_settings_type() -> None:
+    assert tool_calling_methods() == typing.get_args(ToolCallingMethod)
+    run = next(
+        a
+        for a in build_parser()._subparsers._group_actions[0].choices["run"]._actions  # type: ignore[union-attr]
+        if a.dest == "tool_calling_method"
+    )
+    assert tuple(run.choices) == tool_calling_methods()
+
+
+def test_unreachable_provider_says_it_retries_then_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code = main(
+        [
+            "run",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--provider-attempts",
+            "2",
+            "--max-failures",
+            "1",
+            "--max-steps",
+            "1",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 2, err
+    assert "retrying in" in out and "attempt 2 of 2" in out, out
+    assert err.strip().splitlines() == [err.strip()] and err.startswith(
+        "browser-agent run: the model could not be used"
+    )
+
+
+def test_inspect_blocked_host_explains_allow_network_and_404_is_non_zero(
+    server: LocalServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["inspect", "http://example.invalid/"]) == 2
+    err = capsys.readouterr().err
+    assert "--allow-network" in err and len(err.strip().splitlines()) == 1
+    assert main(["inspect", server.url("__status/404")]) == 1
+    out, err = capsys.readouterr()
+    assert "HTTP 404" in err and "HTTP 404" in out
+
+
+def test_run_with_a_local_openai_server_writes_report_gif_history_and_json_lines(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    secrets = tmp_path / "secrets.json"
+    secrets.write_text(json.dumps({"http://127.0.0.1:*": {"pw": "s3cret-value"}}))
+    answers: list[dict[str, Any] | int] = [
+        {
+            "current_state": _brain("read"),
+            "action": [{"action": "done", "data": {"code": "XK-42"}, "success": True}],
+        },
+    ]
+    with FakeOpenAI(answers) as fake:
+        done = cli(
+            "run",
+            "Read the code",
+            "--model",
+            "openai:gpt-4o-mini",
+            "--base-url",
+            fake.base_url,
+            "--api-key-env",
+            "MY_KEY",
+            "--tool-calling-method",
+            "function_calling",
+            "--start-url",
+            server.url("agent/code.html"),
+            "--allowed-domain",
+            "http://127.0.0.1:*",
+            "--secrets",
+            str(secrets),
+            "--secret",
+            "user=MY_USER",
+            "--output-schema",
+            "tests/support/answers.py:Code",
+            "--report",
+            str(tmp_path / "run.html"),
+            "--gif",
+            str(tmp_path / "run.gif"),
+            "--save",
+            str(tmp_path / "run.json"),
+            "--json",
+            env={"MY_KEY": "sk-local", "MY_USER": "ada-lovelace"},
+        )
+        request = fake.requests[0]
+    assert done.returncode == 0, done.stderr[-3000:]
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [e["event"] for e in events] == ["step", "end"], events
+    assert events[0]["step"] == 1 and events[0]["max_steps"] == 30 and events[-1]["steps"] == 2
+    assert events[-1]["success"] is True and events[-1]["usage"]["agent"]["input_tokens"] == 1200
+    assert json.loads(events[-1]["result"]) == {"code": "XK-42"}
+    assert "XK-42" in json.dumps(request["messages"]), "the start URL was opened before the first step"
+    assert "<secret>user</secret>" in json.dumps(request["messages"])
+    assert (tmp_path / "run.html").read_text().count("data:image/jpeg;base64,") == 1
+    assert (tmp_path / "run.gif").read_bytes()[:6] == b"GIF89a"
+    assert json.loads((tmp_path / "run.json").read_text())["end_reason"] == "done"
+
+
+def test_run_that_hits_max_steps_exits_non_zero_and_prints_a_summary(
+    server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    scroll = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
+    with FakeOpenAI([scroll, scroll]) as fake:
+        code = main(
+            [
+                "run",
+                "Read the code",
+                "--model",
+                "openai:gpt-4o-mini",
+                "--base-url",
+                fake.base_url,
+                "--start-url",
+                server.url("agent/code.html"),
+                "--max-steps",
+                "2",
+            ]
+        )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "Step 1/2" in out and "Step 2/2" in out and "goal: look" in out
+    assert "Run summary" in out and "max_steps" in out and "not done" in out
+    assert any(len(line) > 80 and "Step 1/2" in line for line in out.splitlines()), (
+        "piped lines are not cut at 80"
+    )
+
+
+def test_planner_model_and_quiet(
+    server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    look = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
+    done = {"current_state": _brain("end"), "action": [{"action": "done", "text": "XK-42", "success": True}]}
+    with FakeOpenAI([look, look, look, "1. read the code 2. report it", done]) as fake:
+        code = main(
+            [
+                "run",
+                "Read the code",
+                "--model",
+                "openai:m",
+                "--base-url",
+                fake.base_url,
+                "--planner-model",
+                "openai:planner",
+                "--start-url",
+                server.url("agent/code.html"),
+                "--max-steps",
+                "4",
+                "--quiet",
+            ]
+        )
+        models = [r["model"] for r in fake.requests]
+    assert code == 0
+    assert models == ["m", "m", "m", "planner", "m"]
+    assert "read the code" in json.dumps(fake.requests[-1]["messages"]), "the plan reached the next step"
+    assert capsys.readouterr().out == "XK-42\n"
+
+
+@pytest.mark.parametrize("flag", ["--cdp-url=http://127.0.0.1:9", "--ws-endpoint=ws://127.0.0.1:9/"])
+def test_unreachable_browser_is_one_line_with_exit_2(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "t", "--model", "ollama:m", flag]) == 2
+    err = capsys.readouterr().err
+    assert "BrowserError" in err and "127.0.0.1:9" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_ollama_and_openai_take_a_base_url_and_a_key_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from browser_agent.cli.models import load_chat_model
+
+    pytest.importorskip("langchain_ollama")
+    ollama = load_chat_model("ollama:qwen3", base_url="http://127.0.0.1:11434")
+    assert ollama.base_url == "http://127.0.0.1:11434"  # type: ignore[attr-defined]
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("MY_KEY", "sk-from-my-var")
+    openai = load_chat_model("openai:m", base_url="http://127.0.0.1:8080/v1", api_key_env="MY_KEY")
+    assert openai.openai_api_key.get_secret_value() == "sk-from-my-var"  # type: ignore[attr-defined]
+    assert openai.max_retries == 0, "we retry (and say so), not the SDK"  # type: ignore[attr-defined]
+
+
+def test_allowed_domain_keeps_the_run_on_its_sites(
+    server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    look = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
+    with FakeOpenAI([look]) as fake:
+        code = main(
+            [
+                "run",
+                "Read the code",
+                "--model",
+                "openai:m",
+                "--base-url",
+                fake.base_url,
+                "--allowed-domain",
+                "shop.example",
+                "--start-url",
+                server.url("agent/code.html"),
+                "--max-steps",
+                "1",
+                "--quiet",
+            ]
+        )
+        sent = json.dumps(fake.requests[0]["messages"])
+    assert code == 1
+    assert "outside the allowed domains" in sent and "XK-42" not in sent

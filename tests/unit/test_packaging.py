@@ -1,0 +1,69 @@
+"""The package installs like one: the wheel holds the type marker, the page scripts and the prompts."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from browser_agent.errors import UserError
+from browser_agent.extras import DISTRIBUTION, install_hint, require
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.timeout(180)
+def test_wheel_holds_py_typed_js_assets_prompts_and_license(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    shutil.copytree(
+        ROOT / "browser_agent", source / "browser_agent", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=170,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    assert wheel.name.startswith(DISTRIBUTION.replace("-", "_") + "-")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for asset in (
+        "browser_agent/py.typed",
+        "browser_agent/dom/extract.js",
+        "browser_agent/dom/hooks.js",
+        "browser_agent/agent/prompts/system.md",
+        "browser_agent/demo/recorded_run.json",
+    ):
+        assert asset in names, f"{asset} missing from {wheel.name}"
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), sorted(names)[-8:]
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert f"Name: {DISTRIBUTION}" in text and "License-Expression: MIT" in text
+    assert "Provides-Extra: gif" in text
+
+
+def test_a_missing_extra_is_one_line_naming_what_to_install() -> None:
+    with pytest.raises(UserError) as caught:
+        require("no_such_module_for_sure", "gif", "An animated GIF")
+    assert str(caught.value) == f"An animated GIF needs no_such_module_for_sure: {install_hint('gif')}"
+    assert "\n" not in str(caught.value)

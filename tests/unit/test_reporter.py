@@ -1,0 +1,99 @@
+"""The reporter's lines: per step, retries, corrections, the summary; JSON lines; quiet; full width piped."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+
+from browser_agent.agent import AgentHistory, AgentStep, ConsoleReporter, StepUsage
+from browser_agent.agent.console import make_console
+from browser_agent.agent.history import StepTimings
+
+
+def _history() -> AgentHistory:
+    brain = {"evaluation_previous_goal": "ok", "memory": "m", "next_goal": "open the shop"}
+    first = AgentStep(
+        step=1,
+        url="http://127.0.0.1:8000/" + "very-long-path/" * 8,
+        model_output={"current_state": brain, "action": [{"action": "click_element", "index": 4}]},
+        results=[{"action": "click_element", "error": "element 4 is not on the page"}],
+        timings=StepTimings(total_ms=2500, model_ms=2000),
+        usage=StepUsage(input_tokens=1200, output_tokens=40),
+        corrections=1,
+    )
+    done = AgentStep(
+        step=2,
+        url="http://127.0.0.1:8000/done",
+        model_output={
+            "current_state": brain | {"next_goal": "report"},
+            "action": [{"action": "done", "text": "42"}],
+        },
+        results=[{"action": "done", "extracted_content": "42", "is_done": True, "success": True}],
+        timings=StepTimings(total_ms=1000, model_ms=900),
+        usage=StepUsage(input_tokens=1300, output_tokens=30),
+        extraction_usage=StepUsage(input_tokens=500, output_tokens=20),
+    )
+    return AgentHistory(task="t", steps=[first, done], end_reason="done")
+
+
+def _console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=300, soft_wrap=True, no_color=True), out
+
+
+def test_text_lines_of_steps_retries_and_summary() -> None:
+    console, out = _console()
+    reporter = ConsoleReporter(console)
+    history = _history()
+    for step in history.steps:
+        reporter.step(step, max_steps=5)
+    reporter.retry("The chat model call failed (RateLimitError); retrying in 1.0 s (attempt 2 of 4)")
+    reporter.run_summary(history)
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert lines[0].startswith("Step 1/5 2.5 s (model 2.0 s) · 1,200+40 tokens · http://127.0.0.1:8000/")
+    assert "  goal: open the shop" in lines
+    assert "  corrected: 1 reply(ies) did not validate and were sent back" in lines
+    assert "  click_element(index=4) → failed: element 4 is not on the page" in lines
+    assert "  done(text='42') → 42" in lines
+    assert "  retry: The chat model call failed (RateLimitError); retrying in 1.0 s (attempt 2 of 4)" in lines
+    assert "Run summary" in text and "done" in text and "3,000" in text, text  # agent + extraction tokens
+    assert "extraction 500+20" in text and "Result: 42" in text
+
+
+def test_json_mode_prints_one_object_per_line() -> None:
+    console, out = _console()
+    reporter = ConsoleReporter(console, mode="json")
+    history = _history()
+    reporter.step(history.steps[0], max_steps=5)
+    reporter.retry("retrying in 1.0 s")
+    reporter.run_summary(history)
+    events = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [e["event"] for e in events] == ["step", "retry", "end"]
+    assert events[0]["max_steps"] == 5 and events[0]["corrections"] == 1 and events[0]["input_tokens"] == 1200
+    assert (
+        events[2]["usage"]["extraction"]["input_tokens"] == 500
+        and events[2]["usage"]["total"]["input_tokens"] == 3000
+    )
+    assert events[2]["result"] == "42" and events[2]["end_reason"] == "done"
+
+
+def test_quiet_prints_only_the_result() -> None:
+    console, out = _console()
+    reporter = ConsoleReporter(console, mode="quiet")
+    history = _history()
+    for step in history.steps:
+        reporter.step(step)
+    reporter.retry("x")
+    reporter.run_summary(history)
+    assert out.getvalue() == "42\n"
+
+
+def test_piped_output_is_not_wrapped_at_80_columns() -> None:
+    out = io.StringIO()
+    console = make_console(out)
+    ConsoleReporter(console).step(_history().steps[0], max_steps=5)
+    first = out.getvalue().splitlines()[0]
+    assert len(first) > 120 and first.endswith("very-long-path/"), first
