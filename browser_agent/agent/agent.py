@@ -79,6 +79,7 @@ class Agent:
             task,
             max_actions=self.settings.max_actions_per_step,
             max_input_tokens=self.settings.max_input_tokens,
+            actions=self.controller.describe_actions(),
             extend_system_message=self.settings.extend_system_message,
             secrets=self.secrets,
         )

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
-from browser_agent.llm.retry import RetryPolicy
+from browser_agent.llm import RetryPolicy, flat_union, inline_refs, strip_noise
 
-__all__ = ["AgentBrain", "AgentOutput", "AgentSettings", "build_output_model"]
+__all__ = ["AgentBrain", "AgentOutput", "AgentSettings", "build_output_model", "tool_parameters"]
 
-ToolCallingMethod = Literal["auto", "function_calling", "json_mode", "raw"]
+ToolCallingMethod = Literal["auto", "function_calling", "json_mode", "json_schema", "raw"]
 
 
 class AgentSettings(BaseModel):
@@ -84,6 +85,26 @@ class AgentOutput(BaseModel):
 
     current_state: AgentBrain
     action: list[Any]
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _drop_null_fields(cls, value: Any) -> Any:
+        """A field sent as ``null`` is a field not sent: models given one flat tool for every action fill
+        the fields an action does not take with nulls."""
+        if not isinstance(value, list):
+            return value
+        return [{k: v for k, v in a.items() if v is not None} if isinstance(a, dict) else a for a in value]
+
+
+@functools.lru_cache(maxsize=64)
+def tool_parameters(output_model: type[AgentOutput]) -> dict[str, Any]:
+    """The forced tool's parameters for ``output_model``: structure only (the system prompt describes each
+    action once), and the action union flattened to one object (a fifth of its size). Replies are still
+    validated by the model itself, and its errors go back to the model."""
+    schema = strip_noise(inline_refs(output_model.model_json_schema()), descriptions=False)
+    action = schema["properties"]["action"]
+    action["items"] = flat_union(action["items"])
+    return schema
 
 
 def build_output_model(action_union: Any, max_actions: int) -> type[AgentOutput]:

@@ -18,14 +18,24 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
 from browser_agent.agent.history import AgentStep, StepScreenshot, StepUsage
+from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
 from browser_agent.agent.messages import MessageBuilder
-from browser_agent.agent.models import AgentOutput, AgentSettings, build_output_model
+from browser_agent.agent.models import AgentOutput, AgentSettings, build_output_model, tool_parameters
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.fingerprint import fingerprint_of
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import ActionError, ModelError
-from browser_agent.llm import RetryPolicy, StructuredReply, TokenUsage, ask_structured, message_text
+from browser_agent.llm import (
+    Method,
+    Mode,
+    PromptShape,
+    RetryPolicy,
+    StructuredReply,
+    TokenUsage,
+    ask_structured,
+    message_text,
+)
 from browser_agent.sensitive import Secrets
 
 __all__ = ["StepDeps", "StepRunner"]
@@ -59,6 +69,9 @@ class StepRunner:
         self._output_models: dict[tuple[type[Any], ...], type[AgentOutput]] = {}
         self._current: AgentStep | None = None
         self._started = 0.0
+        self.method: Method = deps.settings.tool_calling_method
+        self._loops = LoopWatch()
+        self._warnings: list[str] = []
 
     async def initial_step(self) -> AgentStep | None:
         """Run ``settings.initial_actions`` without the model, as step 0 (``None`` when there are none)."""
@@ -102,8 +115,20 @@ class StepRunner:
         step.timings.model_ms = self._elapsed_ms() - step.timings.state_ms
         if reply is not None:
             step.model_output = reply.parsed.model_dump(mode="json")
-            self._record_results(step, await self._act(reply.parsed.action), state.snapshot)
+            if not self._repeats_itself(step, state):
+                self._record_results(step, await self._act(reply.parsed.action), state.snapshot)
         return self._finish(step)
+
+    def _repeats_itself(self, step: AgentStep, state: BrowserState) -> bool:
+        """Whether the step's actions were sent ``MAX_REPEATS`` times on this same page already (the step
+        then fails without running them); a first or second repeat is told to the model next step."""
+        earlier = self._loops.check(step.step, page_key(state.url, state.snapshot), step.actions)
+        if len(earlier) >= MAX_REPEATS:
+            step.error = loop_error(earlier, step.actions)
+            return True
+        if earlier:
+            self._warnings.append(repeat_warning(earlier, step.actions))
+        return False
 
     def _keep_screenshot(self, step: AgentStep, state: BrowserState) -> None:
         """Record the marked, masked screenshot in the step (``record_screenshots``)."""
@@ -145,26 +170,46 @@ class StepRunner:
     ) -> StructuredReply[AgentOutput] | None:
         deps, settings = self.deps, self.deps.settings
         number, max_steps = position
+        warnings, self._warnings = self._warnings, []
         text = deps.messages.state_text(
-            state, step=number, max_steps=max_steps, plan=plan, last_results=self.last_results
+            state,
+            step=number,
+            max_steps=max_steps,
+            plan=plan,
+            last_results=self.last_results,
+            warnings=warnings,
         )
         messages = deps.messages.build(text, screenshot)
         self._save_conversation(number, messages)
+        output_model = self._output_model(state.url)
         try:
             reply = await ask_structured(
                 deps.llm,
                 messages,
-                self._output_model(state.url),
-                method=settings.tool_calling_method,
+                output_model,
+                method=self.method,
                 max_corrections=settings.max_corrections,
                 retry=self._retry_policy(step),
+                shape=PromptShape(tool_parameters=tool_parameters(output_model), described=True),
             )
         except ModelError as exc:
             step.error = f"{type(exc).__name__}: {exc}"
             return None
+        self._keep_method(reply.method)
         step.usage = StepUsage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens)
         step.corrections = reply.attempts - 1
         return reply
+
+    def _keep_method(self, used: Mode) -> None:
+        """Under ``auto``, keep the method that worked; say once when it is not tool calling."""
+        if self.method != "auto":
+            return
+        self.method = used
+        if used != "function_calling":
+            logger.warning(
+                "This model or server does not call tools; the rest of the run uses tool_calling_method=%r",
+                used,
+            )
 
     def _retry_policy(self, step: AgentStep) -> RetryPolicy:
         """The settings' policy, telling the step and ``on_retry`` about each retry as it happens."""

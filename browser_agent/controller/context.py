@@ -1,7 +1,7 @@
 """``ActionContext``: everything an action may need, injected by type into the functions that ask for it.
 
 One context lives for one ``Controller.run`` call. Indices are resolved against ``snapshot``, the
-capture the model saw when it chose the actions (taken on demand when there is none).
+capture the model saw when it chose the actions; with none, an index is an error (never a guess).
 """
 
 from __future__ import annotations
@@ -55,14 +55,19 @@ class ActionContext:
         return self.session.page
 
     async def current_snapshot(self) -> DomSnapshot:
-        """The snapshot indices refer to: the one the model saw, or a fresh capture when there is none."""
+        """The snapshot indices refer to: the one the model saw.
+
+        Raises:
+            ElementNotFoundError: no page was captured yet in this session.
+        """
         if self.snapshot is None:
             self.snapshot = self.session.last_snapshot
         if self.snapshot is None:
-            state = await self.session.state()
-            self.snapshot = state.snapshot
-        if self.snapshot is None:
-            raise ActionError("The page could not be captured; wait or reload, then try again.")
+            # An index means an element of a page the model saw; guessing one is not allowed.
+            raise ElementNotFoundError(
+                "no page has been captured yet, so no index means anything; look at the page first "
+                "(the next state shows it), then use an index from it."
+            )
         return self.snapshot
 
     async def node(self, index: int) -> ElementNode:

@@ -24,7 +24,7 @@ from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionCo
 from browser_agent.controller.execution import execute
 from browser_agent.controller.models import ActionModel, ActionResult
 from browser_agent.controller.registry import RegisteredAction, Registry
-from browser_agent.controller.schema import action_union, parse_action
+from browser_agent.controller.schema import action_union, describe_action, parse_action
 from browser_agent.dom.extractor import extract_snapshot
 from browser_agent.errors import ActionError
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
@@ -78,6 +78,15 @@ class Controller:
         twin.registry = self.registry.copy()
         register_structured_done(twin.registry, output_model)
         return twin
+
+    def describe_actions(self) -> str:
+        """One line per action, every one of them (a domain-limited one says where), for the system
+        prompt: the same whatever the page, so the prompt's beginning never changes within a run."""
+        lines = []
+        for registered in self.registry.actions(every=True):
+            note = f" Only on {', '.join(registered.domains)}." if registered.domains else ""
+            lines.append(describe_action(registered.action_model, note))
+        return "\n".join(lines)
 
     def action_models(self, url: str | None = None) -> list[type[ActionModel]]:
         """One model per action offered on ``url`` (domain-limited actions only where they match)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["compact_schema", "flat_union", "grammar_schema", "inline_refs"]
+__all__ = ["compact_schema", "flat_union", "grammar_schema", "inline_refs", "strip_noise"]
 
 _NOISE = frozenset({"title", "discriminator", "examples"})
 
@@ -38,6 +38,12 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
     inlined: dict[str, Any] = walk(schema, 0)
     return inlined
+
+
+def strip_noise(schema: dict[str, Any], *, descriptions: bool = True) -> dict[str, Any]:
+    """``schema`` without what a model does not need (see ``_clean``)."""
+    cleaned: dict[str, Any] = _clean(schema, descriptions=descriptions)
+    return cleaned
 
 
 def _clean(node: Any, *, descriptions: bool) -> Any:

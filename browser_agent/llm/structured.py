@@ -7,41 +7,36 @@ validation message (a correctable error, never a guessed fix); provider failures
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import Runnable
-from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ValidationError
 
-from browser_agent.errors import ModelError, ModelOutputError, UserError
+from browser_agent.errors import ModelError, ModelOutputError
+from browser_agent.llm.cache import with_cache_points
 from browser_agent.llm.json_repair import MAX_DEPTH, JSONExtractionError, extract_json, too_deep
-from browser_agent.llm.retry import RetryPolicy, call_with_retry, is_transient, status_of
+from browser_agent.llm.methods import Method, Mode, Plan, PromptShape, is_refusal, next_plan, prepare
+from browser_agent.llm.retry import RetryPolicy, call_with_retry
+from browser_agent.llm.schemas import compact_schema
 from browser_agent.llm.usage import TokenUsage, usage_of
 
 __all__ = [
-    "Method",
     "StructuredReply",
     "ask_structured",
-    "compact_schema",
     "describe_validation_error",
     "message_text",
     "schema_instruction",
 ]
 
 T = TypeVar("T", bound=BaseModel)
-Method = Literal["auto", "function_calling", "json_mode", "raw"]
-_Mode = Literal["function_calling", "json_mode", "raw"]
 _MAX_ERRORS_SHOWN = 6
 _MAX_ECHO_CHARS = 4_000
 _TOO_DEEP = f"The reply nests more than {MAX_DEPTH} levels deep; reply with a flat JSON object."
-# No status (a client-side TypeError for an unknown option) or a 400/422 from the provider.
-_REFUSAL_STATUS = frozenset({None, 400, 422})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +48,14 @@ class StructuredReply(Generic[T]):
         raw: The reply as received: its text, or the tool-call arguments as JSON.
         usage: Tokens summed over every call made, corrections included.
         attempts: Calls made (1 when the first reply validated).
+        method: How the reply was asked for; under ``auto``, the method to keep using.
     """
 
     parsed: T
     raw: str
     usage: TokenUsage
     attempts: int
+    method: Mode = "raw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,16 +67,6 @@ class _Reading:
     error: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """How to ask: the runnable, its mode, the forced tool's name, whether a refusal may go raw."""
-
-    runnable: Runnable[LanguageModelInput, Any]
-    mode: _Mode
-    tool_name: str | None = None
-    may_fall_back: bool = False
-
-
 async def ask_structured(
     llm: BaseChatModel,
     messages: Sequence[BaseMessage],
@@ -88,41 +75,54 @@ async def ask_structured(
     method: Method = "auto",
     max_corrections: int = 2,
     retry: RetryPolicy | None = None,
+    shape: PromptShape | None = None,
 ) -> StructuredReply[T]:
     """Ask ``llm`` for an ``output_model``, sending invalid replies back up to ``max_corrections`` times.
 
     Args:
-        method: ``function_calling`` binds the model's JSON schema as a forced tool;
-            ``json_mode`` binds ``response_format={"type": "json_object"}`` (falling back to raw
-            when the provider refuses it); ``raw`` describes the schema in the prompt and parses
-            the text tolerantly; ``auto`` uses tool calling when the model has it, else raw
-            (also when the provider refuses the tool on the first call with a non-transient error).
+        method: ``function_calling`` binds the JSON schema as a forced tool; ``json_mode`` binds
+            ``response_format={"type": "json_object"}``; ``json_schema`` binds the schema as
+            ``response_format`` (``format`` for Ollama), which servers such as llama.cpp, vLLM, LM Studio
+            and OpenAI turn into constrained decoding; ``raw`` describes the schema in the prompt and
+            parses the text tolerantly. ``auto`` tries tool calling, then ``json_schema`` when the
+            provider refuses tools or answers a forced tool call with text, then ``raw``; the reply's
+            ``method`` says which worked, to keep using it. A refused ``json_mode`` or ``json_schema``
+            falls back to ``raw``.
         retry: Backoff for transient provider errors (``RetryPolicy()`` when None).
+        shape: What the messages already carry (a described reply format, a smaller tool schema).
 
     Raises:
         ModelOutputError: the reply still did not validate after the corrections (``raw`` holds it).
         ModelError: the provider failed (after retries when the failure was transient).
         UserError: ``function_calling`` was asked of a model without tool calling.
     """
-    policy = retry or RetryPolicy()
-    plan = _prepare(llm, output_model, method)
-    conversation = _opening(messages, plan, output_model)
-    usage, reading = TokenUsage(), _Reading(raw="")
-    for attempt in range(1, max_corrections + 2):
+    policy, shape = retry or RetryPolicy(), shape or PromptShape()
+    messages = with_cache_points(llm, messages)
+    plan = prepare(llm, output_model, method, shape)
+    conversation = _opening(messages, plan, output_model, shape)
+    usage, reading, attempt = TokenUsage(), _Reading(raw=""), 0
+    while attempt <= max_corrections:
+        attempt += 1
         try:
             ai = await _call(plan.runnable, conversation, policy)
         except ModelError as exc:
-            if attempt > 1 or not plan.may_fall_back or not _is_refusal(exc):
+            fallback = next_plan(llm, output_model, plan, shape) if attempt == 1 and is_refusal(exc) else None
+            if fallback is None:
                 raise
-            # The provider refused tools or response_format for this model (Ollama answers 400
-            # "does not support tools"); describing the schema in the prompt works with any model.
-            plan = _Plan(llm, "raw")
-            conversation = _opening(messages, plan, output_model)
-            ai = await _call(plan.runnable, conversation, policy)
+            plan, attempt = fallback, 0  # the provider refused this method: the same request, another way
+            conversation = _opening(messages, plan, output_model, shape)
+            continue
         usage += usage_of(ai)
         reading = _read(ai, output_model, plan.tool_name)
+        if _answered_tool_with_text(plan, ai):
+            # This server does not call tools (llama.cpp answers with text): constrained JSON from now on.
+            plan = prepare(llm, output_model, "json_schema", shape)
+            if reading.parsed is None:
+                attempt -= 1
+                conversation = _opening(messages, plan, output_model, shape)
+                continue
         if reading.parsed is not None:
-            return StructuredReply(cast(T, reading.parsed), reading.raw, usage, attempt)
+            return StructuredReply(cast(T, reading.parsed), reading.raw, usage, attempt, plan.mode)
         conversation += _correction(ai, reading.error, plan.tool_name)
     raise ModelOutputError(
         f"The model's reply did not match {output_model.__name__} after {max_corrections} correction(s). "
@@ -131,10 +131,15 @@ async def ask_structured(
     )
 
 
-@functools.lru_cache(maxsize=64)
-def compact_schema(output_model: type[BaseModel]) -> str:
-    """The model's JSON schema, minified and without ``title`` noise (prompt tokens matter)."""
-    return json.dumps(_without_titles(output_model.model_json_schema()), separators=(",", ":"))
+def _answered_tool_with_text(plan: Plan, ai: AIMessage) -> bool:
+    """Under ``auto``: a forced tool call answered with text, no call at all."""
+    return (
+        plan.mode == "function_calling"
+        and plan.next is not None
+        and not ai.tool_calls
+        and not ai.invalid_tool_calls
+        and bool(message_text(ai).strip())
+    )
 
 
 def schema_instruction(output_model: type[BaseModel]) -> str:
@@ -168,43 +173,12 @@ def message_text(message: BaseMessage) -> str:
     return "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content)
 
 
-@functools.lru_cache(maxsize=64)
-def _tool_for(output_model: type[BaseModel]) -> dict[str, Any]:
-    """The tool schema of ``output_model``; cached because the agent asks with the same model each step."""
-    return convert_to_openai_tool(output_model)
-
-
-def _prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method) -> _Plan:
-    """Bind the tool or the JSON response format that ``method`` asks for, where the model has it."""
-    if method in ("auto", "function_calling"):
-        tool = _tool_for(output_model)
-        name: str = tool["function"]["name"]
-        try:
-            bound = llm.bind_tools([tool], tool_choice=name)
-        except NotImplementedError as exc:
-            if method == "function_calling":
-                raise UserError(
-                    f"{type(llm).__name__} has no tool calling (bind_tools is not implemented); "
-                    "use tool_calling_method='auto' or 'raw'."
-                ) from exc
-            return _Plan(llm, "raw")
-        return _Plan(bound, "function_calling", name, may_fall_back=method == "auto")
-    if method == "json_mode":
-        return _Plan(llm.bind(response_format={"type": "json_object"}), "json_mode", may_fall_back=True)
-    return _Plan(llm, "raw")
-
-
-def _is_refusal(exc: ModelError) -> bool:
-    """Whether a failure looks like "this model does not take that option", not auth or outage."""
-    cause = exc.__cause__ or exc
-    return not is_transient(cause) and status_of(cause) in _REFUSAL_STATUS
-
-
 def _opening(
-    messages: Sequence[BaseMessage], plan: _Plan, output_model: type[BaseModel]
+    messages: Sequence[BaseMessage], plan: Plan, output_model: type[BaseModel], shape: PromptShape
 ) -> list[BaseMessage]:
-    """The first request: the caller's messages, plus the schema in text unless a tool carries it."""
-    if plan.mode == "function_calling":
+    """The first request: the caller's messages, plus the schema in text unless a tool or the
+    messages themselves carry it."""
+    if plan.mode == "function_calling" or shape.described:
         return list(messages)
     return [*messages, HumanMessage(content=schema_instruction(output_model))]
 
@@ -273,20 +247,6 @@ def _echo(ai: AIMessage) -> AIMessage:
     if isinstance(ai.content, str) and len(ai.content) > _MAX_ECHO_CHARS:
         return ai.model_copy(update={"content": ai.content[:_MAX_ECHO_CHARS] + " … (cut)"})
     return ai
-
-
-def _without_titles(node: Any) -> Any:
-    """Drop schema noise a model does not need: titles, and the ``type`` next to a ``const``."""
-    if isinstance(node, dict):
-        # Only string values are metadata: a property named "title" or "type" maps to a dict.
-        return {
-            k: _without_titles(v)
-            for k, v in node.items()
-            if not (isinstance(v, str) and (k == "title" or (k == "type" and "const" in node)))
-        }
-    if isinstance(node, list):
-        return [_without_titles(v) for v in node]
-    return node
 
 
 def _short(value: Any, limit: int = 80) -> str:

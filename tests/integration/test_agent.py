@@ -245,7 +245,8 @@ async def test_planner_runs_every_n_steps_and_its_plan_reaches_the_next_call(
     start = server.url("agent/links.html")
     plans = iter(f"<think>hmm</think>Plan number {n}" for n in range(1, 10))
     planner = ScriptedChatModel(policy=lambda _m: next(plans))
-    moves = [reply(f"scroll {n}", {"action": "scroll", "direction": "down", "pages": 0.1}) for n in range(6)]
+    # Distinct waits: the same action on an unchanged page would be a loop (test_loops.py).
+    moves = [reply(f"wait {n}", {"action": "wait", "seconds": 0.01 * (n + 1)}) for n in range(6)]
     llm = ScriptedChatModel(
         replies=[
             reply("open", {"action": "go_to_url", "url": start}),

@@ -1,7 +1,15 @@
 """A stand-in for an OpenAI-compatible chat completions endpoint, on 127.0.0.1.
 
 It lets the real provider package (langchain-openai and the openai client) run end to end without the
-network: each POST gets the next scripted answer (tool-call arguments, or an HTTP status to fail with).
+network: each POST gets the next scripted answer (tool-call arguments, a text reply, or an HTTP status to
+fail with).
+
+Like the servers users run, it can also:
+
+* decode to a JSON schema: a request with ``response_format={"type": "json_schema", ...}`` is answered
+  with the scripted object as text only if it validates against that schema (a constrained server cannot
+  produce anything else); otherwise it answers 500, which fails the test;
+* answer tool calls with text (``tools_as_text=True``), as llama.cpp's server does.
 """
 
 from __future__ import annotations
@@ -10,13 +18,16 @@ import json
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+import jsonschema
+
 from tests.support.server import LoopbackServer
 
 
 class FakeOpenAI(LoopbackServer):
-    def __init__(self, answers: list[dict[str, Any] | int]) -> None:
+    def __init__(self, answers: list[dict[str, Any] | int | str], *, tools_as_text: bool = False) -> None:
         self.answers = list(answers)
         self.requests: list[dict[str, Any]] = []
+        self.schema_errors: list[str] = []
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -29,6 +40,22 @@ class FakeOpenAI(LoopbackServer):
                 answer = fake.answers.pop(0)
                 if isinstance(answer, int):
                     self._send(answer, {"error": {"message": "slow down", "type": "rate_limit"}})
+                    return
+                if isinstance(answer, str):  # a plain text reply (a planner's plan)
+                    message = {"role": "assistant", "content": answer}
+                    self._send(200, _completion(body["model"], message, "stop"))
+                    return
+                schema = (body.get("response_format") or {}).get("json_schema", {}).get("schema")
+                if schema is not None:
+                    try:
+                        jsonschema.validate(answer, schema)
+                    except jsonschema.ValidationError as exc:
+                        fake.schema_errors.append(exc.message)
+                        self._send(500, {"error": {"message": f"outside the schema: {exc.message}"}})
+                        return
+                if schema is not None or "tools" not in body or tools_as_text:
+                    message = {"role": "assistant", "content": json.dumps(answer)}
+                    self._send(200, _completion(body["model"], message, "stop"))
                     return
                 tool = body["tools"][0]["function"]["name"]
                 call = {
@@ -67,3 +94,14 @@ class FakeOpenAI(LoopbackServer):
     @property
     def base_url(self) -> str:
         return f"{self.origin}/v1"
+
+
+def _completion(model: str, message: dict[str, Any], finish: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+        "usage": {"prompt_tokens": 300, "completion_tokens": 20, "total_tokens": 320},
+    }

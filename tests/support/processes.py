@@ -39,7 +39,7 @@ def rss_mb(pid: int) -> float:
     return pages * PAGE_SIZE / 2**20
 
 
-async def leftovers(before: set[int], wait_s: float = 5.0) -> set[int]:
+async def leftovers(before: set[int], wait_s: float = 10.0) -> set[int]:
     """Descendants started since ``before`` that are still alive after up to ``wait_s``."""
     alive: set[int] = set()
     for _ in range(int(wait_s * 10)):

@@ -163,8 +163,8 @@ def _label(node: ElementNode) -> str:
 
 
 def register(registry: Registry) -> None:
-    registry.add(click_element, "Click the element with this index (buttons, links, checkboxes, options).")
-    registry.add(input_text, "Type text into the field with this index.")
-    registry.add(hover, "Hover the mouse over the element with this index.")
+    registry.add(click_element, "Click an element (button, link, checkbox, option).")
+    registry.add(input_text, "Type text into a field.")
+    registry.add(hover, "Hover the mouse over an element.")
     registry.add(send_keys, "Press keyboard keys, e.g. Enter, Escape, ArrowDown, Control+a.")
-    registry.add(upload_file, "Upload an allowed file through the file input with this index.")
+    registry.add(upload_file, "Upload an allowed file through a file input.")

@@ -115,7 +115,4 @@ async def _ask(
 
 
 def register(registry: Registry) -> None:
-    registry.add(
-        extract_content,
-        "Extract information from the whole page for a goal (its text, or a model's answer when one is set).",
-    )
+    registry.add(extract_content, "Read the whole page, not only what is shown, for a goal.")

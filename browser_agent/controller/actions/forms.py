@@ -68,7 +68,5 @@ async def _select_native(handle: ElementHandle, text: str) -> str | None:
 
 
 def register(registry: Registry) -> None:
-    registry.add(
-        get_dropdown_options, "List the options of the dropdown (select or listbox) with this index."
-    )
-    registry.add(select_dropdown_option, "Choose an option, by its text, in the dropdown with this index.")
+    registry.add(get_dropdown_options, "List the options of a dropdown (select or listbox).")
+    registry.add(select_dropdown_option, "Choose a dropdown option by its text.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import quote_plus
+from urllib.parse import quote_plus, urlsplit
 
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
@@ -18,8 +18,28 @@ async def go_to_url(url: str, ctx: ActionContext) -> str:
     Args:
         url: The full address to open, with its scheme (https://...).
     """
+    try:
+        current = ctx.page.url
+    except ActionError:
+        current = ""
+    if _same_document(current, url):
+        # Reloading would renumber the page under the next actions of the list for nothing.
+        return f"Already at {current}: not reloaded"
     await ctx.session.navigate(url)
     return f"Opened {ctx.page.url}"
+
+
+def _same_document(current: str, wanted: str) -> bool:
+    """Whether ``wanted`` names the document the tab shows (``/`` and an empty path are the same)."""
+    if not current or not wanted:
+        return False
+    a, b = urlsplit(current), urlsplit(wanted.strip())
+    return (a.scheme, a.netloc.lower(), a.path or "/", a.query) == (
+        b.scheme,
+        b.netloc.lower(),
+        b.path or "/",
+        b.query,
+    )
 
 
 async def go_back(ctx: ActionContext) -> str:
@@ -57,6 +77,6 @@ async def wait(ctx: ActionContext, seconds: float = 3.0) -> str:
 
 def register(registry: Registry) -> None:
     registry.add(go_to_url, "Open a URL in the current tab.")
-    registry.add(go_back, "Go back to the previous page in the current tab.")
-    registry.add(search, "Search the web for a query in the current tab.")
-    registry.add(wait, "Wait a few seconds for the page to load or change.")
+    registry.add(go_back, "Go back one page in the current tab.")
+    registry.add(search, "Search the web in the current tab.")
+    registry.add(wait, "Wait for the page to load or change.")

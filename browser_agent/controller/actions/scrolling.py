@@ -80,5 +80,5 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
 
 
 def register(registry: Registry) -> None:
-    registry.add(scroll, "Scroll the page (or the list/panel holding an element) up or down.")
-    registry.add(scroll_to_text, "Scroll to a text visible on the page.")
+    registry.add(scroll, "Scroll the page, or the panel that holds element `index`.")
+    registry.add(scroll_to_text, "Scroll to a text on the page.")

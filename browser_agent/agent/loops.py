@@ -1,0 +1,74 @@
+"""Loop detection: the same actions sent again on a page they did not change.
+
+Small models repeat themselves: the same plan, step after step, on a page that does not move. Each
+repeat is told to the model in plain words, with what it tried and when; the third repeat ends the
+step as failed (it counts toward ``max_failures``) instead of running the actions once more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from browser_agent.dom.models import DomSnapshot, ElementNode
+
+__all__ = ["MAX_REPEATS", "LoopWatch", "loop_error", "page_key", "repeat_warning"]
+
+MAX_REPEATS = 3
+
+
+def page_key(url: str, snapshot: DomSnapshot | None) -> str:
+    """What makes two observations "the same page": the URL, where it is scrolled, its text and elements
+    and their state (checked, expanded, a field's value): a click, toggle or scroll that changed what
+    the page shows is no repeat."""
+    items: list[Any] = []
+    if snapshot is not None:
+        for item in snapshot.items:
+            if isinstance(item, ElementNode):
+                items.append((item.tag, item.name, item.text, item.states, item.attributes.get("value", "")))
+            else:
+                items.append(item.text)
+    scrolled = None if snapshot is None else round(snapshot.scroll.scroll_y)
+    return hashlib.sha1(json.dumps([url, scrolled, items]).encode(), usedforsecurity=False).hexdigest()
+
+
+@dataclass
+class LoopWatch:
+    """Remembers which actions were sent on which page, step by step."""
+
+    _seen: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+
+    def check(self, step: int, page: str, actions: list[dict[str, Any]]) -> list[int]:
+        """Record ``actions`` sent at ``step`` on ``page``; return the earlier steps that sent the same."""
+        key = (page, json.dumps(actions, sort_keys=True, default=str))
+        earlier = self._seen.setdefault(key, [])
+        before = list(earlier)
+        earlier.append(step)
+        return before
+
+
+def repeat_warning(earlier: list[int], actions: list[dict[str, Any]]) -> str:
+    """What the model reads after a repeat (``earlier``: the steps that sent the same actions)."""
+    tried = "; ".join(_call(a) for a in actions)
+    steps = ", ".join(str(s) for s in earlier)
+    return (
+        f"You sent exactly these actions on this same page before (step {steps}) and the page did not "
+        f"change: {tried}. Do not send them again: choose other elements or another action, or call done."
+    )
+
+
+def loop_error(earlier: list[int], actions: list[dict[str, Any]]) -> str:
+    """The error of a step that was not run because it repeated itself ``MAX_REPEATS`` times."""
+    tried = "; ".join(_call(a) for a in actions)
+    return (
+        f"Loop: these actions were already sent {len(earlier)} times on this same page without changing "
+        f"it (steps {', '.join(map(str, earlier))}), so they were not run again: {tried}."
+    )
+
+
+def _call(action: dict[str, Any]) -> str:
+    name = action.get("action", "?")
+    args = ", ".join(f"{k}={v!r}" for k, v in action.items() if k != "action")
+    return f"{name}({args})"

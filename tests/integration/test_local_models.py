@@ -1,0 +1,173 @@
+"""What small and local models need: constrained JSON, a working method found by itself, no silent
+loops, no pointless reloads, no guessed indices. Real Chromium; the model is langchain-openai against a
+local OpenAI-compatible stand-in (which behaves like llama.cpp's server) or the scripted model."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import pytest
+from langchain_core.messages import BaseMessage
+
+from browser_agent import Agent, AgentRunError, AgentSettings, BrowserSession, Controller
+from browser_agent.agent.messages import page_of_state
+from browser_agent.cli.models import load_chat_model
+from browser_agent.demo.policy import find_index
+from browser_agent.testing import ScriptedChatModel
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.server import LocalServer
+
+pytest.importorskip("langchain_openai")
+
+
+def brain(goal: str) -> dict[str, str]:
+    return {"evaluation_previous_goal": "Unknown", "memory": goal, "next_goal": goal}
+
+
+def answers(server: LocalServer) -> list[dict[str, Any]]:
+    return [
+        {
+            "current_state": brain("open"),
+            "action": [{"action": "go_to_url", "url": server.url("agent/code.html")}],
+        },
+        {"current_state": brain("report"), "action": [{"action": "done", "text": "XK-42", "success": True}]},
+    ]
+
+
+def local_llm(fake: FakeOpenAI) -> Any:
+    return load_chat_model("openai:local", base_url=fake.base_url, api_key="local", max_retries=0)
+
+
+async def test_json_schema_requests_carry_a_schema_the_server_decodes_to(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    with FakeOpenAI(answers(server)) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(3)
+    assert history.final_result() == "XK-42"
+    assert fake.schema_errors == []
+    for request in fake.requests:
+        assert "tools" not in request
+        assert request["response_format"]["type"] == "json_schema"
+        schema = request["response_format"]["json_schema"]["schema"]
+        assert "anyOf" in str(schema) and "$ref" not in str(schema)
+        assert "Reply with one JSON object" in request["messages"][0]["content"]
+        assert "matching this JSON schema" not in str(request["messages"]), "the schema is not said twice"
+
+
+async def test_auto_switches_to_json_schema_when_the_server_answers_tools_with_text(
+    session: BrowserSession, server: LocalServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The first reply comes as text to a forced tool call (what llama.cpp does); it is valid, so it is
+    # taken, and every later request asks for constrained JSON instead of a tool.
+    with FakeOpenAI(answers(server), tools_as_text=True) as fake, caplog.at_level(logging.WARNING):
+        history = await Agent("Read the code", local_llm(fake), browser=session).run(max_steps=3)
+    assert history.final_result() == "XK-42"
+    first, second = fake.requests
+    assert "tools" in first and "response_format" not in first
+    assert "tools" not in second and second["response_format"]["type"] == "json_schema"
+    said = [r.getMessage() for r in caplog.records if "does not call tools" in r.getMessage()]
+    assert len(said) == 1 and "json_schema" in said[0]
+
+
+async def test_auto_retries_the_same_request_as_json_schema_after_an_invalid_text_answer(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    broken = {"current_state": brain("open")}  # no actions: invalid, but as text to a forced tool call
+    with FakeOpenAI([broken, *answers(server)], tools_as_text=True) as fake:
+        history = await Agent("Read the code", local_llm(fake), browser=session).run(max_steps=3)
+    assert history.final_result() == "XK-42"
+    assert history.steps[0].corrections == 0, "a method switch is not a correction"
+    assert [("tools" in r, "response_format" in r) for r in fake.requests] == [
+        (True, False),
+        (False, True),
+        (False, True),
+    ]
+
+
+def _state(messages: list[BaseMessage]) -> str:
+    return next(str(m.content) for m in reversed(messages) if "Current URL:" in str(m.content))
+
+
+async def test_a_repeat_is_told_to_the_model_and_the_third_ends_the_step(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    seen: list[str] = []
+    same = {"action": "scroll_to_text", "text": "The secret code"}  # succeeds, changes nothing
+
+    def policy(messages: list[BaseMessage]) -> dict[str, Any]:
+        seen.append(_state(messages))
+        if len(seen) == 1:
+            return {
+                "current_state": brain("open"),
+                "action": [{"action": "go_to_url", "url": server.url("agent/code.html")}],
+            }
+        return {"current_state": brain("look"), "action": [same]}
+
+    settings = AgentSettings(max_failures=2)
+    agent = Agent("Find it", ScriptedChatModel(policy=policy), browser=session, settings=settings)
+    with pytest.raises(AgentRunError, match="2 steps failed in a row") as caught:
+        await agent.run(max_steps=10)
+    steps = caught.value.history.steps
+    # Step 2 sends it first; 3 and 4 repeat it (each told in the next state); 5 is the third repeat (not
+    # run, failed), 6 too: two failures in a row end the run.
+    assert "sent exactly these actions" not in seen[2]
+    assert "You sent exactly these actions on this same page before (step 2)" in seen[3]
+    assert "(step 2, 3)" in seen[4] and "scroll_to_text(text='The secret code')" in seen[4]
+    assert steps[4].error is not None and steps[4].error.startswith(
+        "Loop: these actions were already sent 3 times"
+    )
+    assert steps[4].results == [], "a looping step runs nothing"
+    assert steps[3].results and steps[3].error is None
+
+
+async def test_a_toggle_that_changes_the_page_is_no_repeat(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("dom/native.html"))
+    state = await session.state()
+    assert state.snapshot is not None
+    box = find_index(page_of_state("<page>\n" + _render(state) + "\n</page>"), "input", "I agree")
+    click = {"current_state": brain("toggle"), "action": [{"action": "click_element", "index": box}]}
+    finish = {"current_state": brain("end"), "action": [{"action": "done", "text": "ok", "success": True}]}
+    llm = ScriptedChatModel(replies=[click, click, click, finish])
+    history = await Agent("Toggle", llm, browser=session).run(max_steps=5)
+    assert history.is_successful() and not any(s.error for s in history.steps)
+
+
+def _render(state: Any) -> str:
+    from browser_agent.dom.serializer import render
+
+    return render(state.snapshot)
+
+
+async def test_go_to_url_of_the_current_page_does_not_reload_or_stop_the_list(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    url = server.url("controller/form.html")
+    await session.navigate(url)
+    await session.page.evaluate("window.__before = 1")
+    name = await _index(session, "Full name")
+    results = await Controller().run(
+        [{"action": "go_to_url", "url": url}, {"action": "input_text", "index": name, "text": "Ada"}], session
+    )
+    assert results[0].extracted_content == f"Already at {url}: not reloaded"
+    assert results[1].error is None and not results[1].skipped
+    assert await session.page.evaluate("window.__before") == 1, "the page was not reloaded"
+
+
+async def _index(session: BrowserSession, text: str) -> int:
+    from tests.support.pages import index_of
+
+    return await index_of(session, text)
+
+
+async def test_an_index_before_any_page_was_seen_is_an_error_the_model_reads(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.page.goto(server.url("controller/form.html"))  # loaded, but never captured
+    [result] = await Controller().run([{"action": "click_element", "index": 1}], session)
+    assert result.error is not None and "no page has been captured yet" in result.error
+    assert re.search(r"look at the page first", result.error)

@@ -1,0 +1,147 @@
+"""The request a model reads: a small fixed part, a beginning that never changes within a run, and
+schemas each server accepts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import pytest
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from browser_agent import Controller
+from browser_agent.agent.messages import MessageBuilder
+from browser_agent.agent.models import build_output_model, tool_parameters
+from browser_agent.browser.state import BrowserState, TabInfo
+from browser_agent.llm import grammar_schema
+from browser_agent.llm.cache import with_cache_points
+from tests.support.tokens import count_tokens
+
+FIXED_BUDGET = 1_000
+tokens = count_tokens
+
+
+def builder(budget: int = 32_000) -> MessageBuilder:
+    controller = Controller()
+    return MessageBuilder(
+        "Subscribe ada@example.com",
+        max_actions=5,
+        max_input_tokens=budget,
+        actions=controller.describe_actions(),
+    )
+
+
+def output_model() -> Any:
+    return build_output_model(Controller().action_union(), 5)
+
+
+def state(n: int, page_chars: int = 400) -> BrowserState:
+    url = f"http://127.0.0.1:1/page{n}"
+    return BrowserState(url=url, title=f"Page {n}", tabs=(TabInfo(0, url, f"Page {n}"),), current_tab_id=0)
+
+
+def serialized(messages: list[BaseMessage]) -> list[str]:
+    return [f"{m.type}:{m.content}" for m in messages]
+
+
+def test_the_fixed_part_of_a_request_is_at_most_1000_tokens() -> None:
+    system = str(builder()._system.content)
+    tool = {
+        "type": "function",
+        "function": {"name": "AgentOutput", "parameters": tool_parameters(output_model())},
+    }
+    tool_tokens = tokens(json.dumps(tool, separators=(",", ":")))
+    assert tokens(system) + tool_tokens <= FIXED_BUDGET, (tokens(system), tool_tokens)
+    for name in (a.name for a in Controller().registry.actions(every=True)):
+        assert f"- {name}(" in system, f"{name} is described once, in the system prompt"
+    assert "description" not in json.dumps(tool["function"]["parameters"]), "no description said twice"
+
+
+def assert_extends(previous: list[str], request: list[str]) -> None:
+    """Everything of ``previous`` but its state message opens ``request`` (memos only grow at the end)."""
+    assert "".join(request).startswith("".join(previous[:-1])), "an earlier part of the request changed"
+
+
+def test_every_request_begins_with_the_previous_one_but_its_last_message() -> None:
+    messages = builder()
+    previous: list[str] | None = None
+    for n in range(1, 8):
+        text = messages.state_text(state(n), step=n, max_steps=10, plan=None, last_results=[])
+        request = serialized(messages.build(text))
+        if previous is not None:
+            assert_extends(previous, request)
+        output = {"current_state": {"memory": f"m{n}", "next_goal": f"g{n}"}, "action": [{"action": "wait"}]}
+        messages.add_memo(n, output, [{"action": "wait", "extracted_content": "Waited 1 s"}])
+        previous = request
+
+
+def test_trimming_cuts_once_then_the_beginning_stays_stable_again() -> None:
+    messages = builder(budget=1_200)
+    cuts, previous = 0, None
+    for n in range(1, 40):
+        text = messages.state_text(state(n), step=n, max_steps=40, plan=None, last_results=[])
+        before = messages.dropped
+        request = serialized(messages.build(text))
+        if messages.dropped != before:
+            cuts += 1
+        elif previous is not None:
+            assert_extends(previous, request)
+        output = {
+            "current_state": {"memory": "m", "next_goal": f"goal of step {n}"},
+            "action": [{"action": "go_back"}],
+        }
+        messages.add_memo(n, output, [{"action": "go_back", "extracted_content": f"Went back to page {n}"}])
+        previous = request
+    assert 1 <= cuts <= 6, f"{cuts} cuts in 39 steps: trimming should leave room for several steps"
+
+
+def test_the_grammar_schema_is_portable_and_admits_exactly_valid_replies() -> None:
+    schema = grammar_schema(output_model())
+    text = json.dumps(schema)
+    assert (
+        "$ref" not in text and "oneOf" not in text and '"const"' not in text and "discriminator" not in text
+    )
+    good = {
+        "current_state": {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "type"},
+        "action": [
+            {"action": "input_text", "index": 2, "text": "ada"},
+            {"action": "click_element", "index": 3},
+        ],
+    }
+    jsonschema.validate(good, schema)
+    output_model().model_validate(good)
+    for bad in (
+        {**good, "action": [{"action": "click_element"}]},
+        {**good, "action": [{"action": "fly", "to": "moon"}]},
+        {**good, "action": [{"action": "click_element", "index": 1, "extra": 1}]},
+        {**good, "action": []},
+        {"action": good["action"]},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
+
+
+def test_the_flat_tool_validates_through_the_model_and_null_fields_are_not_fields() -> None:
+    reply = {
+        "current_state": {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "go"},
+        "action": [{"action": "go_to_url", "url": "https://a.example", "index": None, "text": None}],
+    }
+    parsed = output_model().model_validate(reply)
+    assert parsed.action[0].url == "https://a.example"
+    with pytest.raises(ValueError, match="Extra inputs"):
+        output_model().model_validate({**reply, "action": [{"action": "go_to_url", "url": "x", "index": 3}]})
+
+
+def test_anthropic_requests_mark_the_stable_beginning_for_its_cache() -> None:
+    anthropic = pytest.importorskip("langchain_anthropic")
+    llm = anthropic.ChatAnthropic(model="claude-sonnet-4-5", api_key="sk-ant-test")
+    messages = [SystemMessage(content="rules"), HumanMessage(content="task"), HumanMessage(content="state")]
+    payload = llm._get_request_payload(with_cache_points(llm, messages))
+    assert payload["system"][-1]["cache_control"] == {"type": "ephemeral"}
+    task_blocks = [b for m in payload["messages"] for b in m["content"] if isinstance(b, dict)]
+    assert any(b.get("cache_control") and b.get("text") == "task" for b in task_blocks), payload["messages"]
+    assert not any(b.get("cache_control") and b.get("text") == "state" for b in task_blocks)
+    openai = pytest.importorskip("langchain_openai")
+    other = openai.ChatOpenAI(model="gpt-4o-mini", api_key="sk-test")
+    assert with_cache_points(other, messages) == messages
