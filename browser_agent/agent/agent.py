@@ -168,7 +168,8 @@ class Agent:
     async def _session(self) -> AsyncIterator[BrowserSession]:
         if self.session is not None:
             await self.session.start()
-            yield self.session
+            with self.session.driven_by(self.history.task):  # one running agent per session
+                yield self.session
             return
         config = self._config or BrowserConfig()
         if self.settings.allowed_domains is not None and config.allowed_domains is None:

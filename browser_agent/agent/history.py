@@ -69,11 +69,16 @@ class AgentStep(BaseModel):
 
 
 class AgentHistory(BaseModel):
-    """Every step of a run, in order, with the queries users ask of a finished run."""
+    """Every step of a run, in order, with the queries users ask of a finished run.
+
+    ``error`` says why a run ended early (an exception, a lost browser), as set by whoever ran it
+    (``run_many`` does); ``None`` when the run ended on its own.
+    """
 
     task: str = ""
     version: int = FORMAT_VERSION
     steps: list[AgentStep] = Field(default_factory=list)
+    error: str | None = None
 
     def append(self, step: AgentStep) -> None:
         self.steps.append(step)

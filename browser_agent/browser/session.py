@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -26,7 +26,7 @@ from browser_agent.browser.tabs import TabRegistry
 from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
 from browser_agent.dom.hooks import install_page_hooks
 from browser_agent.dom.models import DomSnapshot
-from browser_agent.errors import BrowserError, TabClosedError
+from browser_agent.errors import BrowserError, TabClosedError, UserError
 
 __all__ = ["BrowserSession"]
 
@@ -46,6 +46,7 @@ class BrowserSession:
         self._context: BrowserContext | None = None
         self._tabs = TabRegistry(self.config)
         self.last_snapshot: DomSnapshot | None = None
+        self._driver: str | None = None
 
     async def __aenter__(self) -> BrowserSession:
         await self.start()
@@ -103,6 +104,26 @@ class BrowserSession:
         if self._playwright is not None:
             await self._playwright.stop()
             self._playwright = None
+
+    @contextlib.contextmanager
+    def driven_by(self, task: str) -> Iterator[None]:
+        """Mark the session as driven by the running agent doing ``task``, for the ``with`` block.
+
+        Raises:
+            UserError: another running agent drives it already; both would act on the same pages.
+        """
+        if self._driver is not None:
+            raise UserError(
+                f"This BrowserSession is already driven by a running agent (task {self._driver[:80]!r}); "
+                "two agents on one session act on each other's pages. Give each agent its own session "
+                "(sessions can share one browser: BrowserSession(config, browser=browser)), or run the "
+                "tasks with browser_agent.run_many."
+            )
+        self._driver = task
+        try:
+            yield
+        finally:
+            self._driver = None
 
     @property
     def context(self) -> BrowserContext:

@@ -116,6 +116,12 @@ class Registry:
         self._actions[action_name] = registered
         return registered
 
+    def without(self, *names: str) -> Registry:
+        """A copy of this registry without the actions ``names``, e.g. to register a replacement."""
+        copy = Registry(exclude=self.exclude)
+        copy._actions = {n: a for n, a in self._actions.items() if n not in names}
+        return copy
+
     def get(self, name: str) -> RegisteredAction:
         try:
             return self._actions[name]

@@ -17,9 +17,10 @@ ALLOWED: dict[str, set[str]] = {
     "browser": {"dom", "errors"},
     "controller": {"browser", "dom", "llm", "errors", "sensitive"},
     "agent": {"controller", "browser", "dom", "llm", "errors", "sensitive"},
-    "cli": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo"},
+    "batch": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive"},
+    "cli": {"agent", "batch", "controller", "browser", "dom", "llm", "errors", "sensitive", "demo"},
     "demo": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
-    "__init__": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
+    "__init__": {"agent", "batch", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
 }
 
 
