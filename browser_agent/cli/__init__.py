@@ -6,12 +6,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from browser_agent.cli import demo, inspect, replay, run
+from browser_agent.cli import batch, demo, inspect, replay, run
 from browser_agent.errors import BrowserAgentError
 
 __all__ = ["main"]
 
-_SUBCOMMANDS = (run, replay, inspect, demo)
+_SUBCOMMANDS = (run, batch, replay, inspect, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

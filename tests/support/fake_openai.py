@@ -7,15 +7,21 @@ network: each POST gets the next scripted answer (tool-call arguments, or an HTT
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from tests.support.server import LoopbackServer
 
+Answer = dict[str, Any] | int
+
 
 class FakeOpenAI(LoopbackServer):
-    def __init__(self, answers: list[dict[str, Any] | int]) -> None:
-        self.answers = list(answers)
+    """Answers each request with the next of ``answers``, or with ``answers(request body)`` when it is a
+    function (requests then may come in any order, e.g. from agents running at once)."""
+
+    def __init__(self, answers: list[Answer] | Callable[[dict[str, Any]], Answer]) -> None:
+        self.answers = answers if callable(answers) else list(answers)
         self.requests: list[dict[str, Any]] = []
         fake = self
 
@@ -26,7 +32,7 @@ class FakeOpenAI(LoopbackServer):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 fake.requests.append(body)
-                answer = fake.answers.pop(0)
+                answer = fake.answers(body) if callable(fake.answers) else fake.answers.pop(0)
                 if isinstance(answer, int):
                     self._send(answer, {"error": {"message": "slow down", "type": "rate_limit"}})
                     return

@@ -80,6 +80,7 @@ async def remote_chromium(profile: Path) -> AsyncIterator[RemoteProcess]:
         "--headless=new",
         "--remote-debugging-address=127.0.0.1",
         "--remote-debugging-port=0",
+        "--disable-breakpad",  # no crash handler left behind when the test kills the browser
         f"--user-data-dir={profile}",
         *chromium_args(block_external_network=True),
         "about:blank",
