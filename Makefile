@@ -34,10 +34,11 @@ lint: $(STAMP)  ## ruff
 typecheck: $(STAMP)  ## mypy --strict on the package
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)  ## the benchmarks (DOM extraction, agent step overhead, replay robustness)
+bench: $(STAMP)  ## the benchmarks (DOM extraction, step overhead, replay robustness, batch throughput)
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
 	$(PY) benchmarks/replay_bench.py
+	$(PY) benchmarks/throughput.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -5,7 +5,9 @@ The model is ``ScriptedChatModel`` with a simulated latency of 1 s per call (a r
 longer still; the agents spend most of their time waiting on it), two calls per task. Each run launches
 its own Chromium and opens one context per agent. Memory is the proportional set size (PSS) of this
 process and everything it started (Playwright's driver, Chromium, Ray's processes), sampled every
-0.25 s; PSS counts memory shared between processes once.
+0.25 s; PSS counts memory shared between processes once. CPU is the CPU time all of them used (not
+for the Ray row, whose workers outlive the run), and ``load`` the machine's load average at the start:
+on a shared machine, other work takes the cores the agents would use.
 
     .venv/bin/python benchmarks/throughput.py [--tasks 40] [--latency 1.0] [--levels 1 2 4 8 16] [--no-ray]
 
@@ -19,6 +21,7 @@ import argparse
 import asyncio
 import os
 import re
+import resource
 import threading
 import time
 from collections.abc import Sequence
@@ -78,6 +81,13 @@ class PeakMemory:
         self._thread.join()
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of every child it reaped (Playwright's driver reaps the browser,
+    which reaps its renderers): after a run has closed its browser, the delta covers all of it."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 @dataclass(frozen=True)
 class Run:
     label: str
@@ -86,6 +96,8 @@ class Run:
     peak_mb: float
     succeeded: int
     tasks: int
+    cpu_s: float | None
+    load: float
 
     @property
     def per_minute(self) -> float:
@@ -102,7 +114,7 @@ async def run_level(
         )
         for i in range(tasks)
     ]
-    start = time.perf_counter()
+    start, cpu_start, load = time.perf_counter(), _cpu_seconds(), os.getloadavg()[0]
     with PeakMemory() as memory:
         histories = await run_many(
             specs,
@@ -114,7 +126,8 @@ async def run_level(
         )
     seconds = time.perf_counter() - start
     succeeded = sum(bool(h.is_successful()) and h.error is None for h in histories)
-    return Run(label, concurrency, seconds, memory.peak_mb, succeeded, tasks)
+    cpu = None if executor is not None else _cpu_seconds() - cpu_start  # Ray's workers are not reaped yet
+    return Run(label, concurrency, seconds, memory.peak_mb, succeeded, tasks, cpu, load)
 
 
 def _ray_executor() -> RayExecutor:
@@ -128,12 +141,16 @@ def _ray_executor() -> RayExecutor:
 
 def _print(runs: Sequence[Run]) -> None:
     base = runs[0]
-    print(f"\n{'run':<14}{'conc':>5}{'seconds':>9}{'tasks/min':>11}{'speed-up':>10}{'peak MB':>9}{'ok':>7}")
+    print(
+        f"\n{'run':<14}{'conc':>5}{'seconds':>9}{'tasks/min':>11}{'speed-up':>10}{'peak MB':>9}"
+        f"{'CPU s/task':>12}{'load':>6}{'ok':>7}"
+    )
     for run in runs:
         speedup = run.per_minute / base.per_minute
+        cpu = f"{run.cpu_s / run.tasks:.2f}" if run.cpu_s is not None else "-"
         print(
             f"{run.label:<14}{run.concurrency:>5}{run.seconds:>9.1f}{run.per_minute:>11.1f}"
-            f"{speedup:>9.1f}x{run.peak_mb:>9.0f}{run.succeeded:>4}/{run.tasks}"
+            f"{speedup:>9.1f}x{run.peak_mb:>9.0f}{cpu:>12}{run.load:>6.1f}{run.succeeded:>4}/{run.tasks}"
         )
     local = [r for r in runs if r.label == "run_many"]
     if len(local) > 1:

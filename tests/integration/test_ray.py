@@ -66,7 +66,9 @@ async def test_ray_actors_run_the_batch_and_a_crashed_actor_is_retried(
     )
     assert not ray.is_initialized(), "the executor shuts down the Ray it started"
     assert [h.final_result() for h in histories] == [f"n={n} visits=2" for n in range(4)]
-    assert int(marker.read_text()) != os.getpid(), "an actor process crashed, and Ray re-ran its task"
+    # the actor process running task 2 died in `hold` (it wrote the marker first); Ray restarted the actor
+    # and re-ran the task, which found the marker and finished: every result above is there
+    assert marker.exists() and int(marker.read_text()) != os.getpid()
     assert {o.endpoint for o in outcomes} == {"local Chromium"}
     for outcome in outcomes:
         assert outcome.history_path is not None and outcome.history_path.parent == tmp_path / "histories"
