@@ -35,12 +35,14 @@ lint: $(STAMP)  ## ruff
 typecheck: $(STAMP)  ## mypy --strict on the package
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)  ## the benchmarks (DOM extraction, step overhead, replay robustness, report size, MCP view tokens)
+bench: $(STAMP)  ## the benchmarks (DOM, step overhead, replay, report size, MCP view tokens, batch throughput, soak)
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
 	$(PY) benchmarks/replay_bench.py
 	$(PY) benchmarks/report_bench.py
 	$(PY) benchmarks/mcp_tokens.py
+	$(PY) benchmarks/throughput.py
+	$(PY) benchmarks/soak.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -14,6 +14,7 @@ from browser_agent.agent import (
     ReplayReport,
     replay,
 )
+from browser_agent.batch import TaskSpec, run_many
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import ActionContext, ActionResult, Controller
 from browser_agent.dom import DomSnapshot, ElementNode, extract_snapshot
@@ -48,7 +49,9 @@ __all__ = [
     "ModelOutputError",
     "ReplayOptions",
     "ReplayReport",
+    "TaskSpec",
     "UserError",
     "extract_snapshot",
     "replay",
+    "run_many",
 ]

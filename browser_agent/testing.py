@@ -7,7 +7,9 @@ only, so users can test their own actions with it.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,12 +93,15 @@ class ScriptedChatModel(BaseChatModel):
             without tool calling.
         keep_calls: Keep only the last N calls in ``calls`` (long runs, memory benchmarks); all by
             default.
+        latency_s: Seconds each call waits before answering, as a remote provider would (the async
+            path sleeps without blocking the event loop, so concurrent agents overlap their waits).
     """
 
     replies: list[Any] = Field(default_factory=list)
     policy: Callable[[list[BaseMessage]], Any] | None = None
     supports_tools: bool = True
     keep_calls: int | None = None
+    latency_s: float = Field(default=0.0, ge=0)
 
     _calls: list[ScriptedCall] = PrivateAttr(default_factory=list)
     _count: int = PrivateAttr(default=0)
@@ -140,6 +145,8 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        if self.latency_s:
+            time.sleep(self.latency_s)
         return self._answer(messages, kwargs)
 
     async def _agenerate(
@@ -149,6 +156,8 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
         return self._answer(messages, kwargs)
 
     def _answer(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> ChatResult:

@@ -252,7 +252,8 @@ class Agent:
             await self.session.start()
             if self.settings.allowed_domains is not None:
                 await self.session.fence_to(self.settings.allowed_domains)
-            yield self.session
+            with self.session.driven_by(self.history.task):  # one running agent per session
+                yield self.session
             return
         config = self._config or BrowserConfig()
         if self.settings.allowed_domains is not None and config.allowed_domains is None:

@@ -113,7 +113,11 @@ class AgentStep(BaseModel):
 
 
 class AgentHistory(BaseModel):
-    """Every step of a run, in order, with the queries users ask of a finished run."""
+    """Every step of a run, in order, with the queries users ask of a finished run.
+
+    ``error`` says why a run ended early (an exception, a lost browser), as set by whoever ran it
+    (``run_many`` does); ``None`` when the run ended on its own.
+    """
 
     task: str = ""
     version: int = FORMAT_VERSION
@@ -125,6 +129,9 @@ class AgentHistory(BaseModel):
     )
     output_model: type[BaseModel] | None = Field(
         default=None, exclude=True, description="The agent's output_model, for structured_output()."
+    )
+    error: str | None = Field(
+        default=None, description="What ended the run early, when something did (batch runs record it here)."
     )
 
     def append(self, step: AgentStep) -> None:

@@ -29,6 +29,10 @@ class BrowserConfig(BaseModel):
     After an action the page settles: the load event, the tab's fetches, then one rendering frame
     without DOM changes, all within ``settle_max_ms``. ``settle_quiet_ms`` > 0 also asks for that long
     without any DOM change, for pages that change it on timers after a pause.
+
+    ``cdp_url`` connects to a running Chromium over the DevTools protocol (``http://host:9222``);
+    ``ws_endpoint`` to a Playwright browser server (``playwright run-server``), which launches a
+    browser for the connection: see ``server_launch_headers`` for which settings it honours.
     """
 
     model_config = ConfigDict(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Playwright
@@ -11,21 +12,39 @@ from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.errors import BrowserError
 
-__all__ = ["launch_browser", "launch_persistent"]
+__all__ = ["launch_browser", "launch_persistent", "server_launch_headers"]
 
 
-def _launch_options(pw: Playwright, cfg: BrowserConfig) -> dict[str, Any]:
-    location = find_chromium(cfg.executable_path, playwright_path=pw.chromium.executable_path)
-    options: dict[str, Any] = {
+def _browser_options(cfg: BrowserConfig) -> dict[str, Any]:
+    """What a launch takes wherever Chromium runs: headless, the flags, the time limit."""
+    return {
         "headless": cfg.headless,
         "args": chromium_args(cfg.extra_args, block_external_network=cfg.block_external_network),
         "timeout": cfg.launch_timeout_ms,
     }
+
+
+def _launch_options(pw: Playwright, cfg: BrowserConfig) -> dict[str, Any]:
+    location = find_chromium(cfg.executable_path, playwright_path=pw.chromium.executable_path)
+    options = _browser_options(cfg)
     if location.path is not None:
         options["executable_path"] = str(location.path)
     if cfg.downloads_dir is not None:
         options["downloads_path"] = str(cfg.downloads_dir)
     return options
+
+
+def server_launch_headers(cfg: BrowserConfig) -> dict[str, str]:
+    """The launch options a Playwright browser server (``playwright run-server``) reads on connect.
+
+    The server launches one browser per connection with these. It honours ``headless`` always; the
+    flags and ``executable_path`` (a path on the server's machine) only when it runs with ``--unsafe``,
+    else it drops them and starts its own Playwright browser with its default flags.
+    """
+    options = _browser_options(cfg)
+    if cfg.executable_path is not None:
+        options["executablePath"] = str(cfg.executable_path)
+    return {"x-playwright-launch-options": json.dumps(options)}
 
 
 async def launch_browser(pw: Playwright, cfg: BrowserConfig) -> Browser:
@@ -34,7 +53,8 @@ async def launch_browser(pw: Playwright, cfg: BrowserConfig) -> Browser:
         if cfg.cdp_url:
             return await pw.chromium.connect_over_cdp(cfg.cdp_url, timeout=cfg.launch_timeout_ms)
         if cfg.ws_endpoint:
-            return await pw.chromium.connect(cfg.ws_endpoint, timeout=cfg.launch_timeout_ms)
+            headers = server_launch_headers(cfg)
+            return await pw.chromium.connect(cfg.ws_endpoint, timeout=cfg.launch_timeout_ms, headers=headers)
         return await pw.chromium.launch(**_launch_options(pw, cfg))
     except PlaywrightError as exc:
         target = cfg.cdp_url or cfg.ws_endpoint or "Chromium"

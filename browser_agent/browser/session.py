@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -59,6 +59,7 @@ class BrowserSession:
         self._tabs = TabRegistry(self.config)
         self.fence: DomainFence | None = None
         self.last_snapshot: DomSnapshot | None = None
+        self._driver: str | None = None
 
     async def __aenter__(self) -> BrowserSession:
         await self.start()
@@ -155,6 +156,26 @@ class BrowserSession:
             if self._playwright is not None:
                 playwright, self._playwright = self._playwright, None
                 await playwright.stop()
+
+    @contextlib.contextmanager
+    def driven_by(self, task: str) -> Iterator[None]:
+        """Mark the session as driven by the running agent doing ``task``, for the ``with`` block.
+
+        Raises:
+            UserError: another running agent drives it already; both would act on the same pages.
+        """
+        if self._driver is not None:
+            raise UserError(
+                f"This BrowserSession is already driven by a running agent (task {self._driver[:80]!r}); "
+                "two agents on one session act on each other's pages. Give each agent its own session "
+                "(sessions can share one browser: BrowserSession(config, browser=browser)), or run the "
+                "tasks with browser_agent.run_many."
+            )
+        self._driver = task
+        try:
+            yield
+        finally:
+            self._driver = None
 
     @property
     def context(self) -> BrowserContext:

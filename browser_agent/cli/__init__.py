@@ -6,13 +6,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from browser_agent.cli import demo, inspect, mcp, replay, run
+from browser_agent.cli import batch, demo, inspect, mcp, replay, run
 from browser_agent.errors import BrowserAgentError
 from browser_agent.extras import version
 
 __all__ = ["main"]
 
-_SUBCOMMANDS = (run, replay, inspect, demo, mcp)
+_SUBCOMMANDS = (run, batch, replay, inspect, demo, mcp)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent.agent.messages import page_of_state
 
-__all__ = ["CUSTOMER", "TASK", "DemoPolicy", "find_index"]
+__all__ = ["CUSTOMER", "TASK", "DemoPolicy", "find_index", "price_policy", "price_task"]
 
 CUSTOMER = {"name": "Ada Lovelace", "email": "ada@example.com", "quantity": "2", "shipping": "Express"}
 TASK = (
@@ -22,6 +22,7 @@ TASK = (
     "(ada@example.com), then report the order confirmation."
 )
 _ELEMENT = re.compile(r"\[(\d+)\]<(\w+)")
+_PRICE_TASK = re.compile(r"Find the price of the (.+?) in the demo shop")
 
 
 def find_index(page: str, tag: str, *needles: str) -> int:
@@ -97,3 +98,28 @@ class DemoPolicy:
             return [{"action": "click_element", "index": find_index(page, "a", "Blue ceramic mug")}]
         except LookupError:  # below the fold: scroll, as a model would
             return [{"action": "scroll", "direction": "down", "pages": 1.0}]
+
+
+def price_task(product_name: str) -> str:
+    """A short task for ``price_policy``: open one product and report its price."""
+    return f"Find the price of the {product_name} in the demo shop."
+
+
+def price_policy(messages: Sequence[BaseMessage]) -> dict[str, Any]:
+    """``policy(messages)`` for a ``price_task``: open the product from the catalog, then report its price.
+
+    Stateless (the product comes from the task message, the step from the page), so one model can
+    serve many agents at once.
+    """
+    texts = [m.content for m in messages if isinstance(m.content, str)]
+    name = next(found.group(1) for text in texts if (found := _PRICE_TASK.search(text)))
+    page = texts[-1].split("Page (interactive elements and text):", 1)[-1]
+    price = re.search(r"Price: ([\d.]+ EUR)", page)
+    if price:
+        action: dict[str, Any] = {"action": "done", "text": f"{name}: {price.group(1)}", "success": True}
+    else:
+        try:
+            action = {"action": "click_element", "index": find_index(page, "a", name)}
+        except LookupError:  # below the fold: scroll, as a model would
+            action = {"action": "scroll", "direction": "down", "pages": 1.0}
+    return {"current_state": _brain(f"{name}: {action['action']}"), "action": [action]}

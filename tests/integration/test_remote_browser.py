@@ -2,55 +2,26 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import async_playwright
 
 from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.controller import Controller
 from browser_agent.dom.serializer import render
 from browser_agent.errors import BrowserError
 from tests.support.pages import index_of
+from tests.support.remote import remote_chromium as start_remote_chromium
 from tests.support.server import LocalServer
-
-
-async def _executable() -> str:
-    async with async_playwright() as pw:
-        location = find_chromium(playwright_path=pw.chromium.executable_path)
-        return str(location.path) if location.path else pw.chromium.executable_path
 
 
 @pytest.fixture
 async def remote_chromium(tmp_path: Path) -> AsyncIterator[str]:
     """A headless Chromium listening for DevTools on 127.0.0.1; yields its http endpoint."""
-    process = await asyncio.create_subprocess_exec(
-        await _executable(),
-        "--headless=new",
-        "--remote-debugging-address=127.0.0.1",
-        "--remote-debugging-port=0",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        *chromium_args(block_external_network=True),
-        "about:blank",
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert process.stderr is not None
-    try:
-        port = None
-        while port is None:
-            line = (await asyncio.wait_for(process.stderr.readline(), 20)).decode()
-            assert line, "Chromium exited before listening for DevTools"
-            if found := re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line):
-                port = int(found.group(1))
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.kill()
-        await process.wait()
+    async with start_remote_chromium(tmp_path / "profile") as remote:
+        yield remote.url
 
 
 async def test_cdp_url_drives_a_running_chromium(remote_chromium: str, server: LocalServer) -> None:

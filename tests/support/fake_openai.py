@@ -15,6 +15,7 @@ Like the servers users run, it can also:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -22,10 +23,20 @@ import jsonschema
 
 from tests.support.server import LoopbackServer
 
+Answer = dict[str, Any] | int
+
 
 class FakeOpenAI(LoopbackServer):
-    def __init__(self, answers: list[dict[str, Any] | int | str], *, tools_as_text: bool = False) -> None:
-        self.answers = list(answers)
+    """Answers each request with the next of ``answers``, or with ``answers(request body)`` when it is a
+    function (requests then may come in any order, e.g. from agents running at once)."""
+
+    def __init__(
+        self,
+        answers: list[Answer] | Callable[[dict[str, Any]], Answer],
+        *,
+        tools_as_text: bool = False,
+    ) -> None:
+        self.answers = answers if callable(answers) else list(answers)
         self.requests: list[dict[str, Any]] = []
         self.schema_errors: list[str] = []
         fake = self
@@ -37,7 +48,7 @@ class FakeOpenAI(LoopbackServer):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 fake.requests.append(body)
-                answer = fake.answers.pop(0)
+                answer = fake.answers(body) if callable(fake.answers) else fake.answers.pop(0)
                 if isinstance(answer, int):
                     self._send(answer, {"error": {"message": "slow down", "type": "rate_limit"}})
                     return

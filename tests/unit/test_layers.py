@@ -20,8 +20,10 @@ ALLOWED: dict[str, set[str]] = {
     "agent": {"controller", "browser", "dom", "llm", "errors", "sensitive", "report", "extras"},
     "report": {"errors", "extras"},
     "mcp": {"controller", "browser", "dom", "errors", "sensitive", "extras"},
+    "batch": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "extras"},
     "cli": {
         "agent",
+        "batch",
         "controller",
         "browser",
         "dom",
@@ -35,7 +37,18 @@ ALLOWED: dict[str, set[str]] = {
     },
     "demo": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
     "__main__": {"cli"},
-    "__init__": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing", "extras"},
+    "__init__": {
+        "agent",
+        "batch",
+        "controller",
+        "browser",
+        "dom",
+        "llm",
+        "errors",
+        "sensitive",
+        "testing",
+        "extras",
+    },
 }
 
 

@@ -23,9 +23,11 @@ EXPECTED = [
     "ModelOutputError",
     "ReplayOptions",
     "ReplayReport",
+    "TaskSpec",
     "UserError",
     "extract_snapshot",
     "replay",
+    "run_many",
 ]
 
 
@@ -43,6 +45,7 @@ def test_no_private_or_module_leaks() -> None:
     public = {n for n in vars(browser_agent) if not n.startswith("_")}
     submodules = {
         "agent",
+        "batch",
         "browser",
         "controller",
         "dom",

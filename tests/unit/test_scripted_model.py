@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -126,3 +128,19 @@ def test_replies_and_policy_together_are_rejected() -> None:
 def test_unsupported_reply_type_is_named() -> None:
     with pytest.raises(TypeError, match="int"):
         ScriptedChatModel(replies=[42]).invoke("q")
+
+
+async def test_latency_overlaps_across_concurrent_async_calls() -> None:
+    model = ScriptedChatModel(policy=lambda messages: "ok", latency_s=0.3)
+    start = time.perf_counter()
+    replies = await asyncio.gather(*(model.ainvoke("hi") for _ in range(5)))
+    elapsed = time.perf_counter() - start
+    assert [r.content for r in replies] == ["ok"] * 5
+    assert 0.3 <= elapsed < 1.2, f"5 calls of 0.3 s each took {elapsed:.2f} s: they did not overlap"
+
+
+def test_latency_delays_a_sync_call() -> None:
+    model = ScriptedChatModel(replies=["late"], latency_s=0.2)
+    start = time.perf_counter()
+    assert model.invoke("hi").content == "late"
+    assert time.perf_counter() - start >= 0.2

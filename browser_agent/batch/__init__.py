@@ -1,0 +1,19 @@
+"""Many agents at once: ``run_many`` over one browser or a fleet of endpoints, in this process or on Ray."""
+
+from browser_agent.batch.local import Executor, LocalExecutor
+from browser_agent.batch.options import BatchOptions
+from browser_agent.batch.outcome import TaskOutcome
+from browser_agent.batch.ray_executor import RayExecutor
+from browser_agent.batch.run import run_many
+from browser_agent.batch.spec import TaskSpec, read_specs
+
+__all__ = [
+    "BatchOptions",
+    "Executor",
+    "LocalExecutor",
+    "RayExecutor",
+    "TaskOutcome",
+    "TaskSpec",
+    "read_specs",
+    "run_many",
+]

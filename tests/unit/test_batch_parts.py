@@ -1,0 +1,134 @@
+"""The batch package's pure parts: task specs and task files, secrets, arguments, the Ray extra missing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from browser_agent import AgentHistory, BrowserConfig, UserError
+from browser_agent.batch import RayExecutor, TaskOutcome, TaskSpec, read_specs
+from browser_agent.batch.options import BatchOptions, BatchSetup, browser_sources, make_llm
+from browser_agent.batch.spec import as_specs
+from browser_agent.batch.task_run import history_file
+from browser_agent.browser.launch import server_launch_headers
+from browser_agent.cli.batch import finished_ids
+from browser_agent.testing import ScriptedChatModel
+
+
+def test_task_strings_become_specs_with_ids_counted_from_one() -> None:
+    specs = as_specs(["first", TaskSpec(task="second", id="mine"), "third"])
+    assert [(s.task, s.task_id) for s in specs] == [
+        ("first", "task-1"),
+        ("second", "mine"),
+        ("third", "task-3"),
+    ]
+
+
+def test_a_task_file_reads_strings_and_objects_and_names_tasks_by_line(tmp_path: Path) -> None:
+    path = tmp_path / "tasks.jsonl"
+    path.write_text(
+        '"just a task"\n\n{"id": "b", "task": "Find it", "start_url": "http://127.0.0.1/", "max_steps": 3}\n'
+    )
+    first, second = read_specs(path)
+    assert (first.task_id, first.task) == ("line-1", "just a task")
+    assert (second.task_id, second.start_url, second.max_steps) == ("b", "http://127.0.0.1/", 3)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"task": "ok"}\n{"tsk": "typo"}\n', "line 2: not a task"),
+        ("not json\n", "line 1: not a task"),
+        ('{"id": "a", "task": "x"}\n{"id": "a", "task": "y"}\n', "share the id 'a'"),
+        ("\n\n", "holds no task"),
+    ],
+)
+def test_a_bad_task_file_says_which_line(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "tasks.jsonl"
+    path.write_text(content)
+    with pytest.raises(UserError, match=message):
+        read_specs(path)
+
+
+def test_secrets_are_hidden_in_repr_and_read_from_the_environment_where_the_agent_runs() -> None:
+    spec = TaskSpec(task="t", id="x", sensitive_data={"pw": "hunter2"}, sensitive_env={"token": "API_TOKEN"})
+    assert "hunter2" not in repr(spec) and "hunter2" not in spec.model_dump_json()
+    assert spec.secrets({"API_TOKEN": "tok"}) == {"pw": "hunter2", "token": "tok"}
+    with pytest.raises(UserError, match="environment variable API_TOKEN, which is not set"):
+        spec.secrets({})
+
+
+def test_history_files_are_named_after_task_ids_made_safe(tmp_path: Path) -> None:
+    assert history_file(tmp_path, "shop/check 1") == tmp_path / "shop_check_1.json"
+    assert history_file(tmp_path, "..") == tmp_path / "task.json"
+
+
+def test_an_outcome_summary_is_one_flat_record(tmp_path: Path) -> None:
+    history = AgentHistory.model_validate(
+        {
+            "task": "t",
+            "steps": [
+                {"step": 1, "results": [{"is_done": True, "success": True, "extracted_content": "42"}]},
+            ],
+        }
+    )
+    outcome = TaskOutcome(0, "a", history, 1.23456, "local Chromium", tmp_path / "a.json")
+    assert outcome.success
+    assert outcome.summary() == {
+        "id": "a",
+        "success": True,
+        "result": "42",
+        "error": None,
+        "steps": 1,
+        "seconds": 1.235,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "endpoint": "local Chromium",
+        "history": str(tmp_path / "a.json"),
+    }
+    history.error = "BrowserError: lost"
+    assert not outcome.success
+
+
+def test_finished_ids_skip_a_line_cut_short(tmp_path: Path) -> None:
+    out = tmp_path / "results.jsonl"
+    out.write_text(json.dumps({"id": "a"}) + "\n" + '{"id": "b", "succ')
+    assert finished_ids(out) == {"a"}
+    assert finished_ids(tmp_path / "none.jsonl") == set()
+
+
+def test_llm_and_browser_arguments_are_checked() -> None:
+    model = ScriptedChatModel(replies=["x"])
+    assert make_llm(model) is model and make_llm(lambda: model) is model
+    with pytest.raises(UserError, match="a langchain chat model or a function returning one"):
+        make_llm(lambda: "not a model")  # type: ignore[arg-type, return-value]
+    assert browser_sources(None) == (BrowserConfig(),)
+    with pytest.raises(UserError, match="names no browser"):
+        browser_sources([])
+    with pytest.raises(UserError, match="got a str"):
+        browser_sources(["ws://127.0.0.1:3000/"])  # type: ignore[list-item]
+
+
+def test_a_playwright_server_gets_the_launch_options_it_honours() -> None:
+    cfg = BrowserConfig(
+        ws_endpoint="ws://127.0.0.1:3000/", executable_path=Path("/opt/chromium"), headless=False
+    )
+    options = json.loads(server_launch_headers(cfg)["x-playwright-launch-options"])
+    assert options["headless"] is False and options["executablePath"] == "/opt/chromium"
+    assert "--disable-background-networking" in options["args"]
+    assert "executablePath" not in json.loads(
+        server_launch_headers(BrowserConfig())["x-playwright-launch-options"]
+    )
+
+
+def test_the_ray_executor_without_ray_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
+    setup = BatchSetup((BrowserConfig(),), ScriptedChatModel(replies=[]), BatchOptions(), 2)
+    with pytest.raises(UserError, match=r"pip install 'browser-agent\[ray\]'"):
+        asyncio.run(RayExecutor().start(setup))
+    with pytest.raises(UserError, match="at least one actor"):
+        RayExecutor(actors=0)
