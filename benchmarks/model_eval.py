@@ -136,6 +136,8 @@ async def run_task(task: Task, site: EvalSite, mode: str, args: argparse.Namespa
         if history is None:
             raise
     seconds = time.perf_counter() - started
+    if args.histories:
+        history.save(f"{args.histories}/{mode}-{task.name}.json")
     answer = history.final_result() or ""
     success = site.check(task, answer)
     steps = max(1, len(history.steps))
@@ -200,6 +202,7 @@ def main() -> None:
     parser.add_argument("--tasks", help="comma-separated task names (default: all)")
     parser.add_argument("--max-steps", type=int, default=8)
     parser.add_argument("--out", help="write the summaries here as JSON")
+    parser.add_argument("--histories", help="save each run's history in this folder")
     args = parser.parse_args()
     summaries = asyncio.run(main_async(args))
     if args.out:
