@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Playwright
+from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
 
 from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.errors import BrowserError
 
-__all__ = ["launch_browser", "launch_persistent", "server_launch_headers"]
+__all__ = [
+    "context_options",
+    "launch_browser",
+    "launch_persistent",
+    "server_launch_headers",
+    "start_playwright",
+]
+
+_START_STOP_S = 10.0
 
 
 def _browser_options(cfg: BrowserConfig) -> dict[str, Any]:
@@ -72,3 +82,26 @@ async def launch_persistent(
         raise BrowserError(
             f"Could not launch Chromium with profile {cfg.user_data_dir}: {str(exc).strip().splitlines()[0]}"
         ) from exc
+
+
+def context_options(cfg: BrowserConfig) -> dict[str, Any]:
+    """The options of every context a session opens."""
+    options: dict[str, Any] = {
+        "viewport": {"width": cfg.viewport.width, "height": cfg.viewport.height},
+        "accept_downloads": True,
+    }
+    if cfg.allowed_domains is not None:
+        options["service_workers"] = "block"  # a worker's fetches would bypass the fence
+    return options
+
+
+async def start_playwright() -> Playwright:
+    """Start Playwright's driver; cancelled half-way, the driver is still stopped (else it outlives us)."""
+    starting = asyncio.ensure_future(async_playwright().start())
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            started = await asyncio.wait_for(starting, _START_STOP_S)
+            await started.stop()
+        raise

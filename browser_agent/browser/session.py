@@ -13,12 +13,12 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
 from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.domains import blocked_message, check_url_allowed
 from browser_agent.browser.fence import DomainFence
-from browser_agent.browser.launch import launch_browser, launch_persistent
+from browser_agent.browser.launch import context_options, launch_browser, launch_persistent, start_playwright
 from browser_agent.browser.marks import drawn_marks
 from browser_agent.browser.masking import masked_screenshot
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
@@ -122,21 +122,16 @@ class BrowserSession:
 
     async def _open_context(self) -> BrowserContext:
         cfg = self.config
-        options = {
-            "viewport": {"width": cfg.viewport.width, "height": cfg.viewport.height},
-            "accept_downloads": True,
-        }
-        if cfg.allowed_domains is not None:
-            options["service_workers"] = "block"  # a worker's fetches would bypass the fence
+        options = context_options(cfg)
         if self._shared_browser is not None:
-            return await self._shared_browser.new_context(**options)  # type: ignore[arg-type]
-        self._playwright = await _start_playwright()
+            return await self._shared_browser.new_context(**options)
+        self._playwright = await start_playwright()
         if cfg.user_data_dir is not None and not (cfg.cdp_url or cfg.ws_endpoint):
             return await launch_persistent(self._playwright, cfg, options)
         self._browser = await launch_browser(self._playwright, cfg)
         if cfg.cdp_url and self._browser.contexts:
             return self._browser.contexts[0]
-        return await self._browser.new_context(**options)  # type: ignore[arg-type]
+        return await self._browser.new_context(**options)
 
     async def close(self) -> None:
         """Close the context (and the browser and Playwright when this session started them).
@@ -390,18 +385,6 @@ class BrowserSession:
             return await bounded(take(), seconds + 1, "A screenshot")
         except (ActionTimeoutError, PlaywrightError):
             return None  # the step goes on without a picture
-
-
-async def _start_playwright() -> Playwright:
-    """Start Playwright's driver; cancelled half-way, the driver is still stopped (else it outlives us)."""
-    starting = asyncio.ensure_future(async_playwright().start())
-    try:
-        return await asyncio.shield(starting)
-    except asyncio.CancelledError:
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            started = await asyncio.wait_for(starting, _CLOSE_S)
-            await started.stop()
-        raise
 
 
 async def _safe_title(page: Page) -> str:
