@@ -10,6 +10,7 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.chromium import chromium_args, find_chromium
+from tests.support.fence_sites import AllowedSite, DisallowedSite
 from tests.support.server import LocalServer
 
 PAGES = Path(__file__).parent / "pages"
@@ -26,6 +27,20 @@ def other_server() -> Iterator[LocalServer]:
     """The same pages on another port: another origin, for cross-origin iframes."""
     with LocalServer(PAGES) as srv:
         yield srv
+
+
+@pytest.fixture(scope="session")
+def bad() -> Iterator[DisallowedSite]:
+    """A site off every allowed list, logging each request it receives (the fence tests want none)."""
+    with DisallowedSite() as site:
+        yield site
+
+
+@pytest.fixture(scope="session")
+def good(bad: DisallowedSite) -> Iterator[AllowedSite]:
+    """An allowed site whose pages point at ``bad``."""
+    with AllowedSite(bad.origin) as site:
+        yield site
 
 
 @pytest.fixture(scope="session")

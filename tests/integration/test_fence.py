@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from playwright.async_api import Browser
@@ -13,18 +13,6 @@ from browser_agent.dom.serializer import render
 from browser_agent.errors import DomainNotAllowedError
 from tests.support.fence_sites import MARKER, AllowedSite, DisallowedSite
 from tests.support.pages import index_of
-
-
-@pytest.fixture(scope="module")
-def bad() -> Iterator[DisallowedSite]:
-    with DisallowedSite() as site:
-        yield site
-
-
-@pytest.fixture(scope="module")
-def good(bad: DisallowedSite) -> Iterator[AllowedSite]:
-    with AllowedSite(bad.origin) as site:
-        yield site
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -224,18 +224,6 @@ async def test_after_a_renderer_crash_go_to_url_works_in_a_fresh_tab(
     assert "crashed" in states[1]
     assert history.steps[1].results[0]["error"] is None
     assert history.end_reason == "done" and "Welcome" in (history.final_result() or "")
-
-
-@pytest.fixture(scope="module")
-def bad() -> Iterator[DisallowedSite]:
-    with DisallowedSite() as site:
-        yield site
-
-
-@pytest.fixture(scope="module")
-def good(bad: DisallowedSite) -> Iterator[AllowedSite]:
-    with AllowedSite(bad.origin) as site:
-        yield site
 
 
 async def test_page_text_cannot_send_an_obedient_model_off_the_allowed_sites(
