@@ -59,6 +59,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+@pytest.mark.timeout(180)  # several agents and a Ctrl-C: slow on a loaded machine
 def test_batch_cli_writes_results_stops_cleanly_on_ctrl_c_and_resumes(
     server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
