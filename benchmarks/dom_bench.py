@@ -2,11 +2,12 @@
 
 Serves ``../shared/corpus/realpages/*/index.html`` (relative to the repository root) from 127.0.0.1,
 fails every non-local request at once, and loads each page at 1920×1080. For each page it prints the
-indexed elements, characters and o200k tokens of ``render()``, the capture time (median of 3 on the
-loaded page), the floor (one ``page.evaluate`` walking every element and returning tag and rect as one
-JSON string, median of 3) and their ratio; then medians and p90.
+indexed elements, those with no text, name or icon hint (``nameless``), characters and o200k tokens of
+``render()``, the capture time (median of 3 on the loaded page), the floor (one ``page.evaluate``
+walking every element and returning tag and rect as one JSON string, median of 3) and their ratio; then
+medians and p90, and the share of nameless elements over the whole corpus.
 
-Run: ``.venv/bin/python benchmarks/dom_bench.py [--pages N] [--only NAME]``.
+Run: ``.venv/bin/python benchmarks/dom_bench.py [--pages N] [--only NAME] [--corpus DIR]``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from playwright.async_api import Page, Route
 
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.config import Viewport
-from browser_agent.dom import extract_snapshot, install_page_hooks, render
+from browser_agent.dom import ElementNode, extract_snapshot, install_page_hooks, render
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "realpages"
@@ -76,6 +77,7 @@ async def measure(page: Page, url: str) -> dict[str, float]:
     tokens = len(encoding.encode(text))
     return {
         "elements": elements,
+        "nameless": sum(1 for node in snapshot.selector_map.values() if _nameless(node)),
         "chars": len(text),
         "tokens": tokens,
         "tok/el": tokens / elements if elements else 0.0,
@@ -83,6 +85,11 @@ async def measure(page: Page, url: str) -> dict[str, float]:
         "floor_ms": floor,
         "ratio": capture / floor if floor else 0.0,
     }
+
+
+def _nameless(node: ElementNode) -> bool:
+    """Whether the model reads nothing that names the element: no text, no accessible name, no icon hint."""
+    return not (node.text.strip() or node.name.strip() or getattr(node, "icon", ""))
 
 
 def _p90(values: list[float]) -> float:
@@ -94,15 +101,16 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=0, help="only the first N pages")
     parser.add_argument("--only", help="only pages whose name contains this")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help=f"the pages' folder (default {CORPUS})")
     args = parser.parse_args()
-    names = sorted(p.parent.name for p in CORPUS.glob("*/index.html"))
+    names = sorted(p.parent.name for p in args.corpus.glob("*/index.html"))
     if args.only:
         names = [n for n in names if args.only in n]
     if args.pages:
         names = names[: args.pages]
     config = BrowserConfig(block_external_network=True, viewport=Viewport(width=1920, height=1080))
     rows: list[tuple[str, dict[str, float]]] = []
-    with LocalServer(CORPUS) as server:
+    with LocalServer(args.corpus) as server:
         server._httpd.handle_error = lambda *_: None  # type: ignore[method-assign]  # aborted loads: noise
         async with BrowserSession(config) as session:
             await install_page_hooks(session.context)
@@ -114,6 +122,10 @@ async def main() -> int:
     keys = list(rows[0][1]) if rows else []
     for label, func in (("median", statistics.median), ("p90", _p90)):
         print(f"{label:28s} " + " ".join(f"{k}={func([r[k] for _, r in rows]):.1f}" for k in keys))
+    total = sum(r["elements"] for _, r in rows)
+    nameless = sum(r["nameless"] for _, r in rows)
+    share = 100 * nameless / max(total, 1)
+    print(f"{'nameless share':28s} {nameless:.0f} of {total:.0f} elements = {share:.1f} %")
     return 0
 
 

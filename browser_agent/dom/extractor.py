@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 
 __all__ = ["ExtractOptions", "extract_snapshot"]
 
@@ -40,9 +40,19 @@ class ExtractOptions:
     text_total: int = 1500
 
 
+_PARTS = ("extract_element.js", "extract_widgets.js", "extract_layout.js")
+_PARTS_MARK = "  // ---- parts ----\n"
+
+
 @cache
 def _script() -> str:
-    return resources.files("browser_agent.dom").joinpath("extract.js").read_text(encoding="utf-8")
+    """``extract.js`` with its parts inserted at the mark: one function, evaluated once per frame."""
+    folder = resources.files("browser_agent.dom")
+    main = folder.joinpath("extract.js").read_text(encoding="utf-8")
+    parts = "".join(folder.joinpath(name).read_text(encoding="utf-8") for name in _PARTS)
+    if main.count(_PARTS_MARK) != 1:
+        raise AssertionError("extract.js must hold the parts mark exactly once")
+    return main.replace(_PARTS_MARK, parts)
 
 
 @dataclass(slots=True)
@@ -94,6 +104,7 @@ async def extract_snapshot(
         capture_ms=round((time.perf_counter() - started) * 1000, 1),
         frames=builder.frames,
         document_token=str(top.data.get("token", "")),
+        dialog=bool(top.data.get("modal")),
     )
 
 
@@ -201,7 +212,12 @@ class _Builder:
             kind = item.get("k")
             if kind == "t":
                 self.items.append(
-                    TextNode(text=item["text"], frame_id=frame_id, chain=tuple(item.get("up") or ()))
+                    TextNode(
+                        text=item["text"],
+                        frame_id=frame_id,
+                        chain=tuple(item.get("up") or ()),
+                        cell=_cell(item.get("c")),
+                    )
                 )
             elif kind == "f":
                 child = result.children.get(item["id"])
@@ -233,6 +249,29 @@ class _Builder:
             is_new=self._seen is not None and element_id not in self._seen,
             weak=bool(item.get("weak")),
             chain=tuple(item.get("up") or ()),
+            icon=str(item.get("icon") or ""),
+            select_id=str(item.get("sel") or ""),
+            scroll=_panel(item.get("scroll")),
+            cell=_cell(item.get("c")),
         )
         self.selector_map[index] = node
         self.items.append(node)
+
+
+def _cell(raw: list[int] | None) -> Cell | None:
+    return Cell(int(raw[0]), int(raw[1]), int(raw[2])) if raw else None
+
+
+def _panel(raw: dict[str, Any] | None) -> PanelScroll | None:
+    if not raw:
+        return None
+    return PanelScroll(
+        items_above=int(raw["up"]),
+        items_below=int(raw["down"]),
+        items_left=int(raw["left"]),
+        items_right=int(raw["right"]),
+        screens_above=float(raw["pu"]),
+        screens_below=float(raw["pd"]),
+        screens_left=float(raw["pl"]),
+        screens_right=float(raw["pr"]),
+    )
