@@ -192,7 +192,7 @@
 
   function visit(el, owner, parentPointer, inShadow) {
     const tag = el.localName;
-    if (SKIP.has(tag) || concealedSelects.has(el)) return;
+    if (SKIP.has(tag) || (widgets.size && concealedSelects.has(el))) return;
     const style = getComputedStyle(el);
     if (style.display === "none" || style.opacity === "0" || el.getAttribute("aria-hidden") === "true") return;
     if (tag === "iframe" || tag === "frame") { if (style.visibility === "visible") frameHole(el); return; }
@@ -207,8 +207,8 @@
     const weak = visible && !sealed && !strong && weakKind(el, tag, style, parentPointer);
     let mine = owner;
     if (strong || weak) mine = candidate(el, tag, owner, weak, inShadow, select);
-    const table = enterTable(el, tag, role);
-    const panel = visible && !sealed && !select ? openPanel(el, tag, style, mine !== owner ? mine.rec : null, inShadow) : null;
+    const table = tableNow || role || tag === "table" ? enterTable(el, tag, role) : null;
+    const panel = visible && block && !sealed && !select ? openPanel(el, tag, style, mine !== owner ? mine.rec : null) : null;
     if (!LEAF.has(tag)) {
       const sr = shadowOf(el);
       walk(el, tag, panel ? owner : mine, style.cursor === "pointer", visible, inShadow || !!sr);
@@ -247,10 +247,9 @@
     else if (mine.where === 3) mine.panel[mine.side] += 1;
   }
 
-  const marked = document.querySelectorAll("select, dialog, [aria-modal=true]");
-  const widgets = findWidgets(marked); // visible widget -> the hidden native select it stands for
+  const widgets = findWidgets(document.getElementsByTagName("select")); // widget -> the select it stands for
   const concealedSelects = new Set(widgets.values());
-  const modal = findModal(marked);
+  const modal = findModal();
   const root = modal || document.documentElement;
   if (root) visit(root, null, false, false);
   const items = [];

@@ -153,7 +153,7 @@
   }
 
   // ---- icon hints: the words a nameless control's markup uses for its icon ----
-  // Words that say how a thing looks or is laid out, not what it does.
+  // Words in class names that say how a thing looks or is laid out, not what it does.
   const ICON_STOP = new Set(("btn button buttons icon icons ico glyph glyphicon svg img image pic link links " +
     "item items nav el elem element component widget control ctrl wrapper wrap inner outer container content " +
     "box holder block inline flex grid row col cell relative absolute fixed sticky static float pull clearfix " +
@@ -162,22 +162,27 @@
     "rounded round circle circular square shadow border bordered borderless outline outlined filled solid regular " +
     "focus hover pressed chromeless ghost text label bg color cursor pointer clickable full width height center " +
     "middle increase hit target trigger handle action actions global common base main new js is has ui fa fas far " +
-    "fab fal fad bi mdi ion ti la las lar lab feather octicon material symbols outlined sharp mat").split(" "));
+    "fab fal fad bi mdi ion ti la las lar lab feather octicon material symbols sharp mat only visually screen " +
+    "reader").split(" "));
+  // Attribute text and file names are words people wrote: only the kind of element is dropped from them.
+  const ICON_STOP_LOOSE = new Set(["btn", "button", "icon", "ico", "svg", "img", "image"]);
   const SHORT_OK = new Set(["up", "go", "ok", "fb", "tv"]);
   const ICON_PREFIX = /^(?:fa|fas|far|fab|fal|fad|bi|glyphicon|icon|icons|ico|mdi|ion|ti|la|feather|octicon|ri|bx|bxs|uil|gg|lni)-(.+)$/;
   const ICON_ATTR = /^data-(?:.*-)?(?:icon|tooltip|title|label|testid|test-id|test|qa|cy|action)$/;
   const ICON_CARRIERS = "i, svg, img, span, use, [class*=icon], [data-icon]";
+  const ICON_SELF = new Set(["i", "svg", "img"]);
 
   // Lower-case words from names such as "fa-arrow-left", "postSend", "bookmark_border" joined by "-", or "".
   // Class names with utility syntax ("w@md", "Trsdu(.42s)") are skipped whole, and any part with digits
   // (generated names, "mt-3"); `loose` values (attribute text, file names) only lose their punctuation.
   function iconWords(values, loose = false) {
     const words = [];
+    const stop = loose ? ICON_STOP_LOOSE : ICON_STOP;
     for (const raw of values) {
       if (!raw || (!loose && /[@:()[\]./\\=#%{}]/.test(raw))) continue;
       const value = loose ? raw.replace(/[^\p{L}\d]+/gu, " ") : raw;
       for (const part of value.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/)) {
-        if (!/^\p{L}+$/u.test(part) || ICON_STOP.has(part) || (part.length < 3 && !SHORT_OK.has(part))) continue;
+        if (!/^\p{L}+$/u.test(part) || stop.has(part) || (part.length < 3 && !SHORT_OK.has(part))) continue;
         if (!words.includes(part)) words.push(part);
       }
     }
@@ -191,7 +196,8 @@
 
   // Sources, first that yields words: attributes naming the icon (data-icon, data-tooltip, data-testid...),
   // an <svg><use href="#icon-x">, icon-library classes (fa-x, bi-x, icon-x) on it or inside it, its id,
-  // its own class words, the class words of the icon inside it, an image's file name.
+  // the classes of the icon inside it (<i>, <svg>, <img>), its own classes, the classes of anything else
+  // inside it, an image's file name.
   function iconHint(el, tag) {
     if (tag === "select" || tag === "textarea" || (tag === "input" && !BUTTON_TYPES.has(el.type))) return "";
     const inner = Array.from(el.querySelectorAll(ICON_CARRIERS)).slice(0, 6);
@@ -200,10 +206,11 @@
     const use = inner.find((n) => n.localName === "use");
     const ref = use ? use.getAttribute("href") || use.getAttribute("xlink:href") || "" : "";
     const prefixed = [el, ...inner].flatMap((n) => classesOf(n).map((c) => ((ICON_PREFIX.exec(c) || [])[1] || "").replace(/\d+$/, "")));
-    const img = inner.find((n) => n.localName === "img");
+    const icons = inner.filter((n) => ICON_SELF.has(n.localName));
+    const img = icons.find((n) => n.localName === "img");
     const file = img ? (img.getAttribute("src") || "").split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "") : "";
     const sources = [[named, true], [[ref.split("#").pop()], false], [prefixed, false], [[el.id], false],
-      [classesOf(el), false], [inner.flatMap(classesOf), false], [[file], true]];
+      [icons.flatMap(classesOf), false], [classesOf(el), false], [inner.flatMap(classesOf), false], [[file], true]];
     for (const [values, loose] of sources) {
       const words = iconWords(values, loose);
       if (words) return words;

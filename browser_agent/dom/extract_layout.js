@@ -23,11 +23,13 @@
 
   // An element in view whose content scrolls inside it: indexed (with `rec`, or a record of its own) so
   // the model can scroll it, and a box that hides what lies outside it.
-  function openPanel(el, tag, style, rec, inShadow) {
-    if (!SCROLLS.has(style.overflowY) && !SCROLLS.has(style.overflowX)) return null;
+  function openPanel(el, tag, style, rec) {
+    const overflow = style.overflow; // "visible", "hidden", "auto", or "<x> <y>"
+    if (overflow === "visible" || overflow === "hidden" || overflow === "clip") return null;
     if (tag === "html" || tag === "body" || LEAF.has(tag)) return null;
-    const down = SCROLLS.has(style.overflowY) && el.scrollHeight - el.clientHeight > 8;
-    const side = SCROLLS.has(style.overflowX) && el.scrollWidth - el.clientWidth > 8;
+    const [ox, oy = ox] = overflow.split(" ");
+    const down = SCROLLS.has(oy) && el.scrollHeight - el.clientHeight > 8;
+    const side = SCROLLS.has(ox) && el.scrollWidth - el.clientWidth > 8;
     if (!down && !side) return null;
     const r = el.getBoundingClientRect();
     if (!rec) {

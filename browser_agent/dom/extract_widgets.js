@@ -4,10 +4,10 @@
 
   // Libraries (select2, tom-select, choices.js, selectric, bootstrap-select) hide the native <select> and
   // draw their own box beside or around it. Map each such box to the select it stands for.
-  function findWidgets(marked) {
+  function findWidgets(selects) {
     const found = new Map();
-    for (const el of marked) {
-      if (el.localName !== "select" || !concealed(el)) continue;
+    for (const el of selects) {
+      if (!concealed(el)) continue;
       const widget = widgetOf(el);
       if (widget && !found.has(widget)) found.set(widget, el);
     }
@@ -52,6 +52,12 @@
     return null;
   }
 
+  // Drawn and at least partly inside the viewport (a drawer slid out of view does not count).
+  function onScreen(n) {
+    const r = n.getBoundingClientRect();
+    return drawn(n) && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+  }
+
   function popupControl(n) {
     const role = n.getAttribute("role");
     return (!!role && POPUP_ROLES.has(role)) || n.hasAttribute("aria-haspopup");
@@ -70,17 +76,12 @@
     return false;
   }
 
-  // The open modal, if any: a <dialog> opened with showModal() (the top layer), the last visible
+  // The open modal, if any: a <dialog> opened with showModal() (the top layer), the last drawn
   // aria-modal element, else a fixed element covering the viewport that holds the focus.
-  function findModal(marked) {
+  function findModal() {
+    for (const d of document.getElementsByTagName("dialog")) if (d.matches(":modal") && onScreen(d)) return d;
     let found = null;
-    for (const d of marked) {
-      if (d.localName === "select") continue;
-      if (d.localName === "dialog" ? !d.matches(":modal") : d.getAttribute("aria-modal") !== "true") continue;
-      const r = d.getBoundingClientRect();
-      if (r.width < 1 || r.height < 1 || r.bottom <= 0 || r.top >= innerHeight) continue;
-      if (getComputedStyle(d).visibility === "visible") found = d;
-    }
+    for (const d of document.querySelectorAll("[aria-modal=true]")) if (onScreen(d)) found = d;
     if (found) return found;
     for (let n = document.activeElement; n && n !== document.body && n.nodeType === 1; n = n.parentElement) {
       if (getComputedStyle(n).position !== "fixed") continue;
@@ -88,4 +89,10 @@
       if (r.width >= 0.9 * innerWidth && r.height >= 0.9 * innerHeight) return n;
     }
     return null;
+  }
+
+  // Drawn and at least partly inside the viewport (a drawer slid out of view does not count).
+  function onScreen(n) {
+    const r = n.getBoundingClientRect();
+    return drawn(n) && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
   }
