@@ -14,30 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
+from browser_agent.dom.labels import item_label, label_shown
+from browser_agent.dom.models import DomSnapshot, ElementNode
 
-__all__ = ["CardIndex", "card_depth", "item_label", "label_shown", "norm"]
+__all__ = ["CardIndex", "card_depth", "distinct_card_labels"]
 
-_CAP = 100
-
-
-def norm(text: str) -> str:
-    """Lower-cased, whitespace-collapsed, capped: the form labels are compared in."""
-    return " ".join(text.lower().split())[:_CAP]
-
-
-def item_label(item: ElementNode | TextNode) -> str:
-    """What an item says: a text's words, an element's name or else its text."""
-    if isinstance(item, TextNode):
-        return norm(item.text)
-    return norm(item.name or item.text)
-
-
-def label_shown(label: str, labels: Iterable[str]) -> bool:
-    """Whether ``label`` appears, as whole words, in one of ``labels`` (text runs merge, so ``$24.00``
-    may come back as ``$24.00 new``)."""
-    padded = f" {label} "
-    return any(padded in f" {other} " for other in labels)
+_GROUP_LABELS = 2
 
 
 def card_depth(node: ElementNode, peers: Iterable[ElementNode]) -> int:
@@ -111,3 +93,18 @@ class CardIndex:
             if level > depth or not all(counts[label] > 1 for label in set(labels)):
                 return labels
         return None
+
+
+def distinct_card_labels(
+    node: ElementNode, snapshot: DomSnapshot, twins: list[ElementNode]
+) -> tuple[int, tuple[str, ...]]:
+    """How many levels above ``node`` its card is, and the nearest labels of that card that no twin's
+    card shows (at most two; none when its card says nothing of its own)."""
+    depth, cards = card_depth(node, twins), CardIndex(snapshot)
+    mine = cards.labels(node, depth)
+    if not mine:
+        return 0, ()
+    everyone = [node, *twins]
+    theirs = [label for twin in twins for label in cards.labels(twin, card_depth(twin, everyone))]
+    distinct = [label for label in dict.fromkeys(mine) if not label_shown(label, theirs)]
+    return depth, tuple(distinct[:_GROUP_LABELS])

@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from browser_agent.dom.fingerprint import Fingerprint, identity_conflict, raw_fingerprint
-from browser_agent.dom.groups import CardIndex, label_shown
+from browser_agent.dom.fingerprint import raw_fingerprint
+from browser_agent.dom.groups import CardIndex
+from browser_agent.dom.identity import Fingerprint, identity_conflict
+from browser_agent.dom.labels import label_shown
 from browser_agent.dom.models import DomSnapshot, ElementNode
 
 __all__ = ["DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "LocateResult", "locate", "similarity"]
