@@ -24,10 +24,11 @@
   // An element in view whose content scrolls inside it: indexed (with `rec`, or a record of its own) so
   // the model can scroll it, and a box that hides what lies outside it.
   function openPanel(el, tag, style, rec) {
-    const overflow = style.overflow; // "visible", "hidden", "auto", or "<x> <y>"
-    if (overflow === "visible" || overflow === "hidden" || overflow === "clip") return null;
+    const ox = style.overflowX;
+    if (ox === "visible") return null; // then overflow-y is visible too: one visible axis makes the other auto
+    const oy = style.overflowY;
+    if (!SCROLLS.has(ox) && !SCROLLS.has(oy)) return null;
     if (tag === "html" || tag === "body" || LEAF.has(tag)) return null;
-    const [ox, oy = ox] = overflow.split(" ");
     const down = SCROLLS.has(oy) && el.scrollHeight - el.clientHeight > 8;
     const side = SCROLLS.has(ox) && el.scrollWidth - el.clientWidth > 8;
     if (!down && !side) return null;

@@ -171,9 +171,11 @@ def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
     if not twins:
         return fingerprint
     twin_nodes = [o for o in snapshot.selector_map.values() if o is not node and _is_twin(o, twins)]
-    depth, group = distinct_card_labels(node, snapshot, twin_nodes)
-    if group:
-        return replace(fingerprint, group=group, group_depth=depth, twins=len(twins))
+    cards = distinct_card_labels(node, snapshot, twin_nodes)
+    if cards.own:
+        return replace(
+            fingerprint, group=cards.own, group_depth=cards.depth, twins=len(twins), twin_cards=cards.twins
+        )
     before, after = _neighbour_items(snapshot, node)
     owned = [
         anchor

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from browser_agent.dom.labels import item_label, label_shown
 from browser_agent.dom.models import DomSnapshot, ElementNode
 
-__all__ = ["CardIndex", "card_depth", "distinct_card_labels"]
+__all__ = ["CardIndex", "CardLabels", "card_depth", "distinct_card_labels"]
 
 _GROUP_LABELS = 2
 
@@ -95,16 +96,42 @@ class CardIndex:
         return None
 
 
-def distinct_card_labels(
-    node: ElementNode, snapshot: DomSnapshot, twins: list[ElementNode]
-) -> tuple[int, tuple[str, ...]]:
-    """How many levels above ``node`` its card is, and the nearest labels of that card that no twin's
-    card shows (at most two; none when its card says nothing of its own)."""
+@dataclass(frozen=True, slots=True)
+class CardLabels:
+    """What sets an element's card apart from its twins' cards: ``depth`` levels above the element,
+    the nearest labels of its own card that no twin's card shows (``own``, at most two), and one label
+    for each twin's card that no other card shows (``twins``; empty when some twin's card has none)."""
+
+    depth: int = 0
+    own: tuple[str, ...] = ()
+    twins: tuple[str, ...] = ()
+
+
+def distinct_card_labels(node: ElementNode, snapshot: DomSnapshot, twins: list[ElementNode]) -> CardLabels:
+    """The labels that tell ``node``'s card, and each of its twins' cards, from all the others."""
     depth, cards = card_depth(node, twins), CardIndex(snapshot)
     mine = cards.labels(node, depth)
     if not mine:
-        return 0, ()
+        return CardLabels()
     everyone = [node, *twins]
-    theirs = [label for twin in twins for label in cards.labels(twin, card_depth(twin, everyone))]
-    distinct = [label for label in dict.fromkeys(mine) if not label_shown(label, theirs)]
-    return depth, tuple(distinct[:_GROUP_LABELS])
+    theirs = [cards.labels(twin, card_depth(twin, everyone)) for twin in twins]
+    distinct = [label for label in dict.fromkeys(mine) if not label_shown(label, _flat(theirs))]
+    if not distinct:
+        return CardLabels()
+    return CardLabels(depth, tuple(distinct[:_GROUP_LABELS]), _one_each(mine, theirs))
+
+
+def _one_each(mine: list[str], theirs: list[list[str]]) -> tuple[str, ...]:
+    """For each card in ``theirs``, its nearest label that no other card (``mine`` included) shows."""
+    picked: list[str] = []
+    for at, labels in enumerate(theirs):
+        others = mine + _flat(theirs[:at] + theirs[at + 1 :])
+        label = next((label for label in labels if not label_shown(label, others)), None)
+        if label is None:
+            return ()
+        picked.append(label)
+    return tuple(picked)
+
+
+def _flat(lists: list[list[str]]) -> list[str]:
+    return [label for labels in lists for label in labels]

@@ -28,6 +28,7 @@ FORMAT_VERSION = 1
 # Attributes that name an element on purpose; a different value means a different element.
 STRONG_KEYS = ("id", "name", "data-testid", "data-test", "data-qa", "data-cy", "href", "for")
 BUTTON_INPUT_TYPES = frozenset({"button", "submit", "reset", "image"})
+_SEQUENCES = ("classes", "ancestors", "frame_path", "position", "before", "after", "group", "twin_cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,10 @@ class Fingerprint:
     show each of them on the same side, at most one step further away. ``group`` is set instead when
     the twins sat in other cards or rows: up to two labels of the element's own card, ``group_depth``
     levels above it, that no twin's card showed; a candidate's card must show one of them.
+    ``twin_cards`` holds, beside ``group``, one label of each twin's own card that no other card showed:
+    it tells which look-alikes on a later page are the twins, so that when the element's card lost it,
+    the one look-alike no twin's card accounts for can still be recognised. Empty when some twin's card
+    had no such label.
     """
 
     tag: str
@@ -59,6 +64,7 @@ class Fingerprint:
     twins: int = 0
     group: tuple[str, ...] = ()
     group_depth: int = 0
+    twin_cards: tuple[str, ...] = ()
 
     @property
     def family(self) -> str:
@@ -81,7 +87,7 @@ class Fingerprint:
         """A JSON-safe dict (lists, strings, numbers) for saving in a run history."""
         data = asdict(self)
         data["attributes"] = [list(pair) for pair in self.attributes]
-        for key in ("classes", "ancestors", "frame_path", "position", "before", "after", "group"):
+        for key in _SEQUENCES:
             data[key] = list(data[key])
         data["anchors"] = [list(anchor) for anchor in self.anchors]
         data["version"] = FORMAT_VERSION
@@ -115,6 +121,7 @@ class Fingerprint:
             twins=int(data.get("twins", 0)),
             group=tuple(str(label) for label in data.get("group", ())),
             group_depth=int(data.get("group_depth", 0)),
+            twin_cards=tuple(str(label) for label in data.get("twin_cards", ())),
         )
 
 
