@@ -146,10 +146,7 @@
     if (owner) {
       owner.own += 1;
       const rec = owner.rec;
-      if (rec && !rec.skipText && rec.text.length < NAME_CAP) {
-        if (isLigature(parentEl)) rec.icon = iconWords([raw]);
-        else rec.text = clean(rec.text + " " + raw, NAME_CAP);
-      }
+      if (rec && !rec.skipText && rec.text.length < NAME_CAP) rec.text = clean(rec.text + " " + raw, NAME_CAP);
       return;
     }
     if (textBudget <= 0) return;
@@ -168,26 +165,27 @@
     } else out.push(inCell({ k: "t", text: t, up, blk }));
   }
 
-  function childrenOf(el, tag) {
-    if (tag === "slot") {
-      const assigned = el.assignedNodes();
-      return assigned.length ? assigned : el.childNodes;
-    }
-    const sr = el.nodeType === 1 ? shadowOf(el) : null;
-    return sr ? sr.childNodes : el.childNodes;
-  }
-
   // owner: the nearest candidate ancestor {rec|null, weak, own, sub}; text and candidates below count toward it.
+  // Children are followed by nextSibling (much cheaper than iterating childNodes); a slot walks the nodes
+  // assigned to it, a shadow host its shadow root.
   function walk(parent, parentTag, owner, parentPointer, parentVisible, inShadow) {
     const box = {};
-    for (const node of childrenOf(parent, parentTag)) {
-      if (node.nodeType === 3) {
-        if (parentVisible) addText(node, owner, parent.nodeType === 1 ? parent : parent.host, box);
-        continue;
+    if (parentTag === "slot") {
+      const assigned = parent.assignedNodes();
+      if (assigned.length) {
+        for (const node of assigned) take(node, parent, owner, parentPointer, parentVisible, inShadow, box);
+        return;
       }
-      if (node.nodeType !== 1) continue;
-      visit(node, owner, parentPointer, inShadow);
     }
+    for (let node = (shadowOf(parent) || parent).firstChild; node; node = node.nextSibling) {
+      take(node, parent, owner, parentPointer, parentVisible, inShadow, box);
+    }
+  }
+
+  function take(node, parent, owner, parentPointer, parentVisible, inShadow, box) {
+    if (node.nodeType === 3) {
+      if (parentVisible) addText(node, owner, parent, box);
+    } else if (node.nodeType === 1) visit(node, owner, parentPointer, inShadow);
   }
 
   function visit(el, owner, parentPointer, inShadow) {
@@ -208,7 +206,8 @@
     let mine = owner;
     if (strong || weak) mine = candidate(el, tag, owner, weak, inShadow, select);
     const table = tableNow || role || tag === "table" ? enterTable(el, tag, role) : null;
-    const panel = visible && block && !sealed && !select ? openPanel(el, tag, style, mine !== owner ? mine.rec : null) : null;
+    const panel = visible && block && !sealed && !select && el.firstChild !== null
+      ? openPanel(el, tag, style, mine !== owner ? mine.rec : null) : null;
     if (!LEAF.has(tag)) {
       const sr = shadowOf(el);
       walk(el, tag, panel ? owner : mine, style.cursor === "pointer", visible, inShadow || !!sr);
@@ -240,7 +239,9 @@
     const area = mine.r.width * mine.r.height;
     const wrapper = mine.weak && mine.sub > 0 && (mine.own === 0 || area > 0.5 * topW * topH);
     if (wrapper) { if (mine.rec) mine.rec.drop = true; return; }
-    if (mine.rec && !mine.rec.name && !mine.rec.text && !mine.rec.icon) mine.rec.icon = iconHint(el, mine.rec.tag);
+    const rec = mine.rec;
+    if (rec && /^[a-z]/.test(rec.text)) splitLigature(rec, el);
+    if (rec && !rec.name && !rec.text && !rec.icon) rec.icon = iconHint(el, rec.tag);
     if (owner) owner.sub += 1;
     if (mine.where === -1) above += 1;
     else if (mine.where === 1) below += 1;

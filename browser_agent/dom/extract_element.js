@@ -218,8 +218,13 @@
     return "";
   }
 
-  // Icon fonts that draw a word as a picture (Material Icons/Symbols): the word names the icon, it is not text.
-  function isLigature(el) {
-    const c = el.getAttribute("class");
-    return !!c && c.includes("material-") && /\bmaterial-(icons|symbols)/.test(c);
+  // Icon fonts that draw a word as a picture (Material Icons/Symbols): the word names the icon, it is not
+  // text. Only a text starting in lower case can begin with one, so only those are looked into.
+  function splitLigature(rec, el) {
+    const glyph = el.querySelector(".material-icons, [class*=material-icons-], [class*=material-symbols]");
+    if (!glyph) return;
+    const word = clean(glyph.textContent, NAME_CAP);
+    if (!word || !rec.text.startsWith(word)) return;
+    rec.icon = iconWords([word]);
+    rec.text = rec.text.slice(word.length).trim();
   }

@@ -60,8 +60,8 @@
 
   // Entering a table, a row or a cell: returns what to restore on leaving it, or null.
   function enterTable(el, tag, role) {
-    const saved = [tableNow, rowNow, cellNow];
     if (tag === "table" || role === "table" || role === "grid" || role === "treegrid") {
+      const saved = [tableNow, rowNow, cellNow];
       if (dataTable(el, tag, role)) {
         tableNow = { id: ++tableSeq };
         rowNow = null;
@@ -69,12 +69,14 @@
       } else tableNow = null; // a layout table: what is inside stays in the cell around it, if any
       return saved;
     }
-    if (!tableNow) return null;
+    if (!tableNow || cellNow) return null;
     if ((tag === "tr" || role === "row") && !rowNow) {
+      const saved = [tableNow, rowNow, cellNow];
       rowNow = { t: tableNow.id, r: ++rowSeq, col: 0 };
       return saved;
     }
-    if (rowNow && !cellNow && (tag === "td" || tag === "th" || CELL_ROLES.has(role))) {
+    if (rowNow && (tag === "td" || tag === "th" || CELL_ROLES.has(role))) {
+      const saved = [tableNow, rowNow, cellNow];
       cellNow = [rowNow.t, rowNow.r, rowNow.col++];
       return saved;
     }

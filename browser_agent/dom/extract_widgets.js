@@ -52,12 +52,6 @@
     return null;
   }
 
-  // Drawn and at least partly inside the viewport (a drawer slid out of view does not count).
-  function onScreen(n) {
-    const r = n.getBoundingClientRect();
-    return drawn(n) && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
-  }
-
   function popupControl(n) {
     const role = n.getAttribute("role");
     return (!!role && POPUP_ROLES.has(role)) || n.hasAttribute("aria-haspopup");
@@ -77,7 +71,7 @@
   }
 
   // The open modal, if any: a <dialog> opened with showModal() (the top layer), the last drawn
-  // aria-modal element, else a fixed element covering the viewport that holds the focus.
+  // aria-modal element on screen, else a fixed element covering the viewport that holds the focus.
   function findModal() {
     for (const d of document.getElementsByTagName("dialog")) if (d.matches(":modal") && onScreen(d)) return d;
     let found = null;
