@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -46,13 +47,31 @@ _PARTS_MARK = "  // ---- parts ----\n"
 
 @cache
 def _script() -> str:
-    """``extract.js`` with its parts inserted at the mark: one function, evaluated once per frame."""
+    """``extract.js`` with its parts inserted at the mark: one function of the capture options."""
     folder = resources.files("browser_agent.dom")
     main = folder.joinpath("extract.js").read_text(encoding="utf-8")
     parts = "".join(folder.joinpath(name).read_text(encoding="utf-8") for name in _PARTS)
     if main.count(_PARTS_MARK) != 1:
         raise AssertionError("extract.js must hold the parts mark exactly once")
     return main.replace(_PARTS_MARK, parts)
+
+
+@cache
+def _calls() -> tuple[str, str]:
+    """The two ways to run the walk in a frame. The walk is sent once per document and kept there, under
+    a name that changes with its text: later captures send a one-line call instead of 30 kB of script.
+
+    Returns:
+        The call (None when the document does not hold the walk yet) and the install-and-call.
+    """
+    script = _script()
+    name = "__browserAgentWalk" + hashlib.sha1(script.encode()).hexdigest()[:10]
+    call = f"(o) => {{ const walk = window.{name}; return walk ? walk(o) : null; }}"
+    install = (
+        f"(o) => {{ const walk = ({script}); "
+        f"Object.defineProperty(window, '{name}', {{ value: walk, configurable: true }}); return walk(o); }}"
+    )
+    return call, install
 
 
 @dataclass(slots=True)
@@ -114,8 +133,11 @@ def _empty() -> dict[str, Any]:
 
 async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
     """Run the walk in one frame; a frame that navigated or died meanwhile yields nothing."""
+    call, install = _calls()
     try:
-        raw = await frame.evaluate(_script(), args)
+        raw = await frame.evaluate(call, args)
+        if raw is None:
+            raw = await frame.evaluate(install, args)
     except PlaywrightError:
         return None
     return json.loads(raw) if isinstance(raw, str) else None
