@@ -10,7 +10,7 @@ import pytest
 
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.dom import DomSnapshot, ElementNode, render
+from browser_agent.dom import DomSnapshot, ElementNode, element_handle, render
 from browser_agent.dom.serializer import DIALOG_LINE
 from tests.support.server import LocalServer
 
@@ -226,3 +226,19 @@ async def test_an_open_modal_hides_the_page_behind_it(
     assert await said(session, "#answer") == answer
     snapshot, text = await capture(session)
     assert not snapshot.dialog and "Your plan renews on June 2." in text
+
+
+async def test_a_widget_named_after_its_select_stands_for_it(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("dom/wrapped_linked.html"))
+    snapshot, text = await capture(session)
+    tone = select_named(snapshot, "Tone")
+    assert await (await element_handle(snapshot, tone)).get_attribute("id") == "tone-widget"
+    assert tone.options == ("✓Calm", "Cheerful", "Formal")
+    # Drawn before its label, so the label is shown on the element itself.
+    assert f'[{tone.index}]<select label=Tone value="Calm">✓Calm|Cheerful|Formal</select>' in text
+    assert "role=combobox" not in text
+    await act(session, {"action": "select_dropdown_option", "index": tone.index, "text": "Formal"})
+    assert await said(session, "#tone-widget") == "Formal"
+    assert await session.page.locator("#tone").input_value() == "Formal"
