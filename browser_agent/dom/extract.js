@@ -241,7 +241,7 @@
     if (wrapper) { if (mine.rec) mine.rec.drop = true; return; }
     const rec = mine.rec;
     if (rec && /^[a-z]/.test(rec.text)) splitLigature(rec, el);
-    if (rec && !rec.name && !rec.text && !rec.icon) rec.icon = iconHint(el, rec.tag);
+    if (rec && !rec.name && !rec.text && !rec.icon && !rec.scroll) rec.icon = iconHint(el, rec.tag);
     if (owner) owner.sub += 1;
     if (mine.where === -1) above += 1;
     else if (mine.where === 1) below += 1;

@@ -8,12 +8,13 @@
   let tableSeq = 0;
   let rowSeq = 0;
 
-  // Which side of an enclosing panel's box a box lies on, outermost panel first; sets `hidden`.
+  // Which side of an enclosing panel's box a box lies on, outermost panel first; sets `hidden`. The
+  // capture's margin widens panels as it widens the viewport (a whole-page capture sees into them).
   function panelSide(x, y, r) {
     for (const p of panels) {
       let side = "";
-      if (y + r.height <= p.y0) side = "up";
-      else if (y >= p.y1) side = "down";
+      if (y + r.height <= p.y0 - margin) side = "up";
+      else if (y >= p.y1 + margin) side = "down";
       else if (x + r.width <= p.x0) side = "left";
       else if (x >= p.x1) side = "right";
       if (side) { hidden.panel = p; hidden.side = side; return side; }

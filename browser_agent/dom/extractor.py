@@ -1,8 +1,10 @@
-"""Capture a page as a ``DomSnapshot``: run ``extract.js`` once per frame and stitch the frames together.
+"""Capture a page as a ``DomSnapshot``: run the walk (``extract.js`` and its parts) once per frame and
+stitch the frames together.
 
 The top frame is walked first; its result says where each visible iframe is. Each child frame is then
 walked with that offset and clip, so its rectangles are in the top page's viewport coordinates and its
 elements appear in the numbering where the iframe is. Indices are assigned here, in document order.
+The walk's script is sent to a document once and kept there; later captures call it by name.
 """
 
 from __future__ import annotations
