@@ -61,7 +61,7 @@ def browse_policy(site: str, steps: int) -> Any:
                 "current_state": brain,
                 "action": [{"action": "done", "text": "browsed", "success": True}],
             }
-        url = site + paths[n % len(paths)]
+        url = site + paths[n % len(paths)] + f"?visit={n}"  # a new address: no step repeats another
         return {"current_state": brain, "action": [{"action": "go_to_url", "url": url}]}
 
     return policy

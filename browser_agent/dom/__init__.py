@@ -3,13 +3,15 @@
 from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.hooks import install_page_hooks
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 from browser_agent.dom.serializer import render
 
 __all__ = [
+    "Cell",
     "DomSnapshot",
     "ElementNode",
     "ExtractOptions",
+    "PanelScroll",
     "Rect",
     "ScrollInfo",
     "TextNode",

@@ -1,6 +1,9 @@
 // One walk over one frame's DOM: indexed elements and visible text in document order, as ONE JSON string.
 // Run by browser_agent.dom.extractor in every frame. Nothing on the page is modified: element ids live
 // in an in-page registry (a WeakMap element -> id, a Map id -> WeakRef) kept on window.__browserAgent.
+// The body goes on in extract_element.js (what one element says), extract_widgets.js (wrapped selects,
+// modals) and extract_layout.js (scroll panels, tables): the extractor inserts them at the "parts" line
+// below, so they share this scope. They only declare functions and constants; the walk is here.
 (opts) => {
   const o = opts || {};
   const offX = o.offsetX || 0;
@@ -44,9 +47,6 @@
   const ROLES = new Set(["button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox",
     "menuitemradio", "option", "combobox", "listbox", "switch", "slider", "textbox", "treeitem", "searchbox",
     "spinbutton"]);
-  const KEEP = ["id", "name", "type", "placeholder", "aria-label", "title", "href", "data-testid", "alt", "role",
-    "for", "aria-haspopup", "class"];
-  const BUTTON_TYPES = new Set(["button", "submit", "reset", "image"]);
 
   const clean = (s, cap) => {
     const t = s.replace(/\s+/g, " ").trim();
@@ -64,8 +64,9 @@
   let above = 0;
   let below = 0;
 
-  function strongKind(el, tag) {
-    const role = el.getAttribute("role");
+  // ---- parts ----
+
+  function strongKind(el, tag, role) {
     if (role && ROLES.has(role.trim().split(" ")[0])) return true;
     switch (tag) {
       case "a": return el.hasAttribute("href");
@@ -80,7 +81,7 @@
 
   function weakKind(el, tag, style, parentPointer) {
     if (tag === "body" || tag === "html") return false;
-    if (tag === "label" && el.control && rendered(el.control)) return false;
+    if (tag === "label" && el.control && (rendered(el.control) || inWidget(el.control))) return false;
     if (el.hasAttribute("onclick") || typeof el.onclick === "function") return true;
     if (hooks && hooks.clicky && hooks.clicky.has(el)) return true;
     return style.cursor === "pointer" && !parentPointer;
@@ -111,125 +112,15 @@
     return false;
   }
 
-  function labelText(el) {
-    const by = el.getAttribute("aria-labelledby");
-    if (by) {
-      const root = rootOf(el);
-      const parts = by.split(/\s+/).map((id) => {
-        const t = root.getElementById ? root.getElementById(id) : document.getElementById(id);
-        return t ? t.textContent : "";
-      });
-      const s = clean(parts.join(" "), NAME_CAP);
-      if (s) return s;
-    }
-    if (el.labels && el.labels.length) {
-      const s = clean(Array.from(el.labels, (l) => l.textContent).join(" "), NAME_CAP);
-      if (s) return s;
-    }
-    return "";
-  }
-
-  function nameOf(el, tag) {
-    const aria = el.getAttribute("aria-label");
-    if (aria && aria.trim()) return clean(aria, NAME_CAP);
-    const label = labelText(el);
-    if (label) return label;
-    for (const key of ["alt", "title"]) {
-      const v = el.getAttribute(key);
-      if (v && v.trim()) return clean(v, NAME_CAP);
-    }
-    if (tag === "input" && BUTTON_TYPES.has(el.type) && el.value) return clean(el.value, NAME_CAP);
-    const ph = el.getAttribute("placeholder");
-    if (ph && ph.trim()) return clean(ph, NAME_CAP);
-    const inner = el.querySelector("svg title, img[alt], [aria-label]");
-    if (inner) {
-      const v = inner.localName === "title" ? inner.textContent : inner.getAttribute(inner.localName === "img" ? "alt" : "aria-label");
-      if (v && v.trim()) return clean(v, NAME_CAP);
-    }
-    return "";
-  }
-
-  function statesOf(el, tag) {
-    const st = [];
-    const t = el.type;
-    if ((t === "checkbox" || t === "radio") && tag === "input") { if (el.checked) st.push("checked"); }
-    for (const key of ["aria-checked", "aria-selected", "aria-expanded", "aria-pressed"]) {
-      const v = el.getAttribute(key);
-      if (v !== null) st.push(key.slice(5) + "=" + v);
-    }
-    if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") {
-      st.push("expanded=" + el.parentElement.open);
-    }
-    if (el.disabled || el.getAttribute("aria-disabled") === "true") st.push("disabled");
-    if (el.required) st.push("required");
-    if (el.readOnly && (tag === "input" || tag === "textarea")) st.push("readonly");
-    if (tag === "select") {
-      const sel = el.selectedOptions && el.selectedOptions[0];
-      if (sel) st.push('value="' + clean(sel.textContent, NAME_CAP) + '"');
-    } else if ((tag === "input" && !BUTTON_TYPES.has(t) && t !== "checkbox" && t !== "radio") || tag === "textarea") {
-      if (el.value) st.push(t === "password" ? "filled" : 'value="' + clean(el.value, NAME_CAP) + '"');
-    }
-    return st;
-  }
-
-  function attrsOf(el, tag) {
-    const a = {};
-    for (const key of KEEP) {
-      const v = el.getAttribute(key);
-      if (v !== null && v !== "") a[key] = v.length > 120 ? v.slice(0, 120) : v;
-    }
-    if ((tag === "button" || (tag === "input" && BUTTON_TYPES.has(el.type))) && el.value) a.value = clean(el.value, NAME_CAP);
-    return a;
-  }
-
-  function signature(el) {
-    let s = el.localName;
-    if (el.id) s += "#" + el.id;
-    const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/).slice(0, 2) : [];
-    for (const c of cls) if (c) s += "." + c;
-    return s;
-  }
-
-  function ancestorsOf(el) {
-    const res = [];
-    let n = el.parentNode;
-    while (n && res.length < 5) {
-      if (n.nodeType === 11) { n = n.host; continue; }
-      if (n.nodeType !== 1 || n.localName === "body" || n.localName === "html") break;
-      res.push(signature(n));
-      n = n.parentNode;
-    }
-    return res;
-  }
-
-  function siblingIndex(el) {
-    let i = 0;
-    for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === el.localName) i++;
-    return i;
-  }
-
-  function optionsOf(el) {
-    const opts = el.options ? Array.from(el.options) : [];
-    const shown = opts.slice(0, 8).map((op) => (op.selected ? "✓" : "") + clean(op.textContent, 40));
-    return [shown, Math.max(0, opts.length - 8)];
-  }
-
-  function makeRecord(el, tag, r, weak, inShadow) {
-    const rec = {
-      k: "e", id: reg.idOf(el), tag, role: el.getAttribute("role"), name: nameOf(el, tag), text: "",
-      attrs: attrsOf(el, tag), states: statesOf(el, tag),
-      x: r.left + offX, y: r.top + offY, w: r.width, h: r.height,
-      anc: ancestorsOf(el), sib: siblingIndex(el), sh: inShadow, weak, own: 0, sub: 0, drop: false,
-      up: stack.slice(-CHAIN),
-    };
-    if (tag === "select") [rec.opts, rec.more] = optionsOf(el);
-    if (tag === "textarea" || tag === "select") rec.skipText = true;
-    return rec;
-  }
-
-  // Where the element's box is relative to the visible area: 0 inside, -1 above, 1 below, 2 sideways.
+  // Where the element's box is relative to what can be seen: 0 in view, -1 above the view, 1 below it,
+  // 2 beside it, 3 outside the box of a scroll panel it sits in (that panel and side are in `hidden`).
+  const hidden = { panel: null, side: "" };
   function place(r) {
     const x = r.left + offX, y = r.top + offY;
+    if (panels.length) {
+      const side = panelSide(x, y, r);
+      if (side) return 3;
+    }
     const cx0 = Math.max(clip.x, 0), cx1 = Math.min(clip.x + clip.w, topW);
     const cy0 = Math.max(clip.y, 0) - margin, cy1 = Math.min(clip.y + clip.h, topH) + margin;
     if (y + r.height <= cy0) return -1;
@@ -254,9 +145,8 @@
     if (!raw || !/\S/.test(raw)) return;
     if (owner) {
       owner.own += 1;
-      if (owner.rec && !owner.rec.skipText && owner.rec.text.length < NAME_CAP) {
-        owner.rec.text = clean(owner.rec.text + " " + raw, NAME_CAP);
-      }
+      const rec = owner.rec;
+      if (rec && !rec.skipText && rec.text.length < NAME_CAP) rec.text = clean(rec.text + " " + raw, NAME_CAP);
       return;
     }
     if (textBudget <= 0) return;
@@ -272,34 +162,35 @@
     if (last && last.k === "t" && last.blk === blk && last.text.length + t.length < TEXT_CAP) {
       last.text += " " + t;
       last.up = last.up.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
-    } else out.push({ k: "t", text: t, up, blk });
-  }
-
-  function childrenOf(el, tag) {
-    if (tag === "slot") {
-      const assigned = el.assignedNodes();
-      return assigned.length ? assigned : el.childNodes;
-    }
-    const sr = el.nodeType === 1 ? shadowOf(el) : null;
-    return sr ? sr.childNodes : el.childNodes;
+    } else out.push(inCell({ k: "t", text: t, up, blk }));
   }
 
   // owner: the nearest candidate ancestor {rec|null, weak, own, sub}; text and candidates below count toward it.
+  // Children are followed by nextSibling (much cheaper than iterating childNodes); a slot walks the nodes
+  // assigned to it, a shadow host its shadow root.
   function walk(parent, parentTag, owner, parentPointer, parentVisible, inShadow) {
     const box = {};
-    for (const node of childrenOf(parent, parentTag)) {
-      if (node.nodeType === 3) {
-        if (parentVisible) addText(node, owner, parent.nodeType === 1 ? parent : parent.host, box);
-        continue;
+    if (parentTag === "slot") {
+      const assigned = parent.assignedNodes();
+      if (assigned.length) {
+        for (const node of assigned) take(node, parent, owner, parentPointer, parentVisible, inShadow, box);
+        return;
       }
-      if (node.nodeType !== 1) continue;
-      visit(node, owner, parentPointer, inShadow);
     }
+    for (let node = (shadowOf(parent) || parent).firstChild; node; node = node.nextSibling) {
+      take(node, parent, owner, parentPointer, parentVisible, inShadow, box);
+    }
+  }
+
+  function take(node, parent, owner, parentPointer, parentVisible, inShadow, box) {
+    if (node.nodeType === 3) {
+      if (parentVisible) addText(node, owner, parent, box);
+    } else if (node.nodeType === 1) visit(node, owner, parentPointer, inShadow);
   }
 
   function visit(el, owner, parentPointer, inShadow) {
     const tag = el.localName;
-    if (SKIP.has(tag)) return;
+    if (SKIP.has(tag) || (widgets.size && concealedSelects.has(el))) return;
     const style = getComputedStyle(el);
     if (style.display === "none" || style.opacity === "0" || el.getAttribute("aria-hidden") === "true") return;
     if (tag === "iframe" || tag === "frame") { if (style.visibility === "visible") frameHole(el); return; }
@@ -307,41 +198,60 @@
     stack.push(++seq);
     const block = style.display !== "inline" && style.display !== "contents";
     if (block) blocks.push(seq);
-    const strong = visible && strongKind(el, tag);
-    const weak = visible && !strong && weakKind(el, tag, style, parentPointer);
+    const role = el.getAttribute("role");
+    const select = widgets.size ? widgets.get(el) : undefined; // the hidden native select it stands for
+    const sealed = owner !== null && owner.sealed; // inside a widget: its parts are not indexed apart
+    const strong = visible && !sealed && (!!select || strongKind(el, tag, role));
+    const weak = visible && !sealed && !strong && weakKind(el, tag, style, parentPointer);
     let mine = owner;
-    if (strong || weak) {
-      const r = el.getBoundingClientRect();
-      if (r.width >= 1 && r.height >= 1) {
-        const where = place(r);
-        if (where === 0 && onTop(el, r)) {
-          const rec = makeRecord(el, tag, r, weak, inShadow);
-          out.push(rec);
-          mine = { rec, weak, own: 0, sub: 0, where, r };
-        } else if (where === -1 || where === 1) {
-          mine = { rec: null, weak, own: 0, sub: 0, where, r };
-        }
-      }
-    }
+    if (strong || weak) mine = candidate(el, tag, owner, weak, inShadow, select);
+    const table = tableNow || role || tag === "table" ? enterTable(el, tag, role) : null;
+    const panel = visible && block && !sealed && !select && el.firstChild !== null
+      ? openPanel(el, tag, style, mine !== owner ? mine.rec : null) : null;
     if (!LEAF.has(tag)) {
       const sr = shadowOf(el);
-      walk(el, tag, mine, style.cursor === "pointer", visible, inShadow || !!sr);
+      walk(el, tag, panel ? owner : mine, style.cursor === "pointer", visible, inShadow || !!sr);
     }
+    if (panel) closePanel(panel);
+    if (table) leaveTable(table);
     stack.pop();
     if (block) blocks.pop();
-    if (mine !== owner) finish(mine, owner);
+    if (mine !== owner) finish(mine, owner, el);
   }
 
-  function finish(mine, owner) {
+  // The owner record for an interactive element: indexed when in view and on top, counted when out of view.
+  function candidate(el, tag, owner, weak, inShadow, select) {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return owner;
+    const where = place(r);
+    const sealed = !!select;
+    if (where === 0 && onTop(el, r)) {
+      const rec = select ? selectRecord(el, select, r, inShadow) : makeRecord(el, tag, r, weak, inShadow);
+      out.push(inCell(rec));
+      return { rec, weak, own: 0, sub: 0, where, r, sealed };
+    }
+    if (where === -1 || where === 1) return { rec: null, weak, own: 0, sub: 0, where, r, sealed };
+    if (where === 3) return { rec: null, weak, own: 0, sub: 0, where, r, sealed, panel: hidden.panel, side: hidden.side };
+    return owner;
+  }
+
+  function finish(mine, owner, el) {
     const area = mine.r.width * mine.r.height;
     const wrapper = mine.weak && mine.sub > 0 && (mine.own === 0 || area > 0.5 * topW * topH);
     if (wrapper) { if (mine.rec) mine.rec.drop = true; return; }
+    const rec = mine.rec;
+    if (rec && /^[a-z]/.test(rec.text)) splitLigature(rec, el);
+    if (rec && !rec.name && !rec.text && !rec.icon && !rec.scroll) rec.icon = iconHint(el, rec.tag);
     if (owner) owner.sub += 1;
     if (mine.where === -1) above += 1;
     else if (mine.where === 1) below += 1;
+    else if (mine.where === 3) mine.panel[mine.side] += 1;
   }
 
-  const root = document.documentElement;
+  const widgets = findWidgets(document.getElementsByTagName("select")); // widget -> the select it stands for
+  const concealedSelects = new Set(widgets.values());
+  const modal = findModal();
+  const root = modal || document.documentElement;
   if (root) visit(root, null, false, false);
   const items = [];
   for (const it of out) {
@@ -350,9 +260,9 @@
     else if (it.k === "t") delete it.blk;
     items.push(it);
   }
-  const se = document.scrollingElement || root;
+  const se = document.scrollingElement || document.documentElement;
   return JSON.stringify({
-    token: reg.token, title: document.title, items, frames, above, below,
+    token: reg.token, title: document.title, items, frames, above, below, modal: !!modal,
     scroll: { y: window.scrollY, vh: innerHeight, ph: se ? se.scrollHeight : innerHeight },
   });
 }

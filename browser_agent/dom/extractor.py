@@ -1,14 +1,17 @@
-"""Capture a page as a ``DomSnapshot``: run ``extract.js`` once per frame and stitch the frames together.
+"""Capture a page as a ``DomSnapshot``: run the walk (``extract.js`` and its parts) once per frame and
+stitch the frames together.
 
 The top frame is walked first; its result says where each visible iframe is. Each child frame is then
 walked with that offset and clip, so its rectangles are in the top page's viewport coordinates and its
 elements appear in the numbering where the iframe is. Indices are assigned here, in document order.
+The walk's script is sent to a document once and kept there; later captures call it by name.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import time
 from collections.abc import Mapping
@@ -21,7 +24,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 
 __all__ = ["ExtractOptions", "extract_snapshot"]
 
@@ -41,9 +44,37 @@ class ExtractOptions:
     text_total: int = 1500
 
 
+_PARTS = ("extract_element.js", "extract_widgets.js", "extract_layout.js")
+_PARTS_MARK = "  // ---- parts ----\n"
+
+
 @cache
 def _script() -> str:
-    return resources.files("browser_agent.dom").joinpath("extract.js").read_text(encoding="utf-8")
+    """``extract.js`` with its parts inserted at the mark: one function of the capture options."""
+    folder = resources.files("browser_agent.dom")
+    main = folder.joinpath("extract.js").read_text(encoding="utf-8")
+    parts = "".join(folder.joinpath(name).read_text(encoding="utf-8") for name in _PARTS)
+    if main.count(_PARTS_MARK) != 1:
+        raise AssertionError("extract.js must hold the parts mark exactly once")
+    return main.replace(_PARTS_MARK, parts)
+
+
+@cache
+def _calls() -> tuple[str, str]:
+    """The two ways to run the walk in a frame. The walk is sent once per document and kept there, under
+    a name that changes with its text: later captures send a one-line call instead of 30 kB of script.
+
+    Returns:
+        The call (None when the document does not hold the walk yet) and the install-and-call.
+    """
+    script = _script()
+    name = "__browserAgentWalk" + hashlib.sha1(script.encode()).hexdigest()[:10]
+    call = f"(o) => {{ const walk = window.{name}; return walk ? walk(o) : null; }}"
+    install = (
+        f"(o) => {{ const walk = ({script}); "
+        f"Object.defineProperty(window, '{name}', {{ value: walk, configurable: true }}); return walk(o); }}"
+    )
+    return call, install
 
 
 @dataclass(slots=True)
@@ -102,6 +133,7 @@ async def extract_snapshot(
         capture_ms=round((time.perf_counter() - started) * 1000, 1),
         frames=builder.frames,
         document_token=str(top.data.get("token", "")),
+        dialog=bool(top.data.get("modal")),
     )
 
 
@@ -111,8 +143,11 @@ def _empty() -> dict[str, Any]:
 
 async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
     """Run the walk in one frame; a frame that navigated or died meanwhile yields nothing."""
+    call, install = _calls()
     try:
-        raw = await frame.evaluate(_script(), args)
+        raw = await frame.evaluate(call, args)
+        if raw is None:
+            raw = await frame.evaluate(install, args)
     except PlaywrightError:
         return None
     return json.loads(raw) if isinstance(raw, str) else None
@@ -222,7 +257,12 @@ class _Builder:
             kind = item.get("k")
             if kind == "t":
                 self.items.append(
-                    TextNode(text=item["text"], frame_id=frame_id, chain=tuple(item.get("up") or ()))
+                    TextNode(
+                        text=item["text"],
+                        frame_id=frame_id,
+                        chain=tuple(item.get("up") or ()),
+                        cell=_cell(item.get("c")),
+                    )
                 )
             elif kind == "f":
                 child = result.children.get(item["id"])
@@ -257,6 +297,29 @@ class _Builder:
             is_new=self._seen is not None and element_id not in self._seen,
             weak=bool(item.get("weak")),
             chain=tuple(item.get("up") or ()),
+            icon=str(item.get("icon") or ""),
+            select_id=str(item.get("sel") or ""),
+            scroll=_panel(item.get("scroll")),
+            cell=_cell(item.get("c")),
         )
         self.selector_map[index] = node
         self.items.append(node)
+
+
+def _cell(raw: list[int] | None) -> Cell | None:
+    return Cell(int(raw[0]), int(raw[1]), int(raw[2])) if raw else None
+
+
+def _panel(raw: dict[str, Any] | None) -> PanelScroll | None:
+    if not raw:
+        return None
+    return PanelScroll(
+        items_above=int(raw["up"]),
+        items_below=int(raw["down"]),
+        items_left=int(raw["left"]),
+        items_right=int(raw["right"]),
+        screens_above=float(raw["pu"]),
+        screens_below=float(raw["pd"]),
+        screens_left=float(raw["pl"]),
+        screens_right=float(raw["pr"]),
+    )

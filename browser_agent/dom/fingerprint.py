@@ -1,44 +1,39 @@
-"""Fingerprints: what identifies an element across page loads, and when two elements cannot be the same.
+"""Taking a fingerprint: the signals of one element as it is in a snapshot, and what tells it apart from
+its look-alikes there.
 
-A ``Fingerprint`` holds several signals of one element (tag, role, accessible name, text, stable
-attributes, ancestors, neighbouring text, position). Generated-looking ids and classes (hashes, CSS-in-JS
-names, React ``:r1:`` ids) are left out, because they change on every build or load.
+Generated-looking ids and classes (hashes, CSS-in-JS names, React ``:r1:`` ids) are left out, because
+they change on every build or load. Telling an element apart from its twins (every card's "Add to cart")
+takes the page around it: ``group`` holds labels of its own card or row (``browser_agent.dom.groups``),
+checked by ``browser_agent.dom.matching.locate``; ``anchors`` holds neighbouring labels in reading
+order, the fallback for twins that share one container.
 
-``identity_conflict`` is the hard gate used by ``browser_agent.dom.matching.locate``: it says why a
-candidate cannot be the recorded element (another tag family, another name, another stable id, another
-frame). Telling an element apart from its twins (every card's "Add to cart") takes the page around it:
-``group`` holds labels of its own card or row (``browser_agent.dom.groups``), checked by ``locate``;
-``anchors`` holds neighbouring labels in reading order, the fallback for twins that share one container.
+Data flows one way: ``labels`` ← ``groups``, ``identity`` ← this module ← ``matching``. The record itself
+and the rules comparing two records live in ``browser_agent.dom.identity`` (re-exported here).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from browser_agent.dom.generated import is_generated_token
-from browser_agent.dom.groups import CardIndex, card_depth, item_label, label_shown, norm
+from browser_agent.dom.groups import distinct_card_labels
+from browser_agent.dom.identity import (
+    BUTTON_INPUT_TYPES,
+    STRONG_KEYS,
+    Fingerprint,
+    anchor_shown,
+    identity_conflict,
+    side_labels,
+)
+from browser_agent.dom.labels import item_label, norm
 from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
 
-__all__ = [
-    "Fingerprint",
-    "LocateResult",
-    "fingerprint_of",
-    "identity_conflict",
-    "is_generated_token",
-    "locate",
-    "raw_fingerprint",
-]
+__all__ = ["Fingerprint", "fingerprint_of", "identity_conflict", "is_generated_token", "raw_fingerprint"]
 
-FORMAT_VERSION = 1
-_GROUP_LABELS = 2
 _CONTEXT_SPAN = 4  # labels kept per side; anchors come from the nearest three
-# Attributes that name an element on purpose; a different value means a different element.
-_STRONG_KEYS = ("id", "name", "data-testid", "data-test", "data-qa", "data-cy", "href", "for")
 _SOFT_KEYS = ("type", "placeholder", "aria-label", "title", "alt", "value")
-_BUTTON_INPUT_TYPES = frozenset({"button", "submit", "reset", "image"})
 _SEMANTIC_TAGS = frozenset(
     {
         "form",
@@ -67,106 +62,10 @@ _SEMANTIC_TAGS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Fingerprint:
-    """The signals that identify one element, JSON-safe through ``to_dict``/``from_dict``.
-
-    ``before``/``after`` are the nearest texts or element names on each side in reading order.
-    ``anchors`` are set only when the page held twins of the element (same identity) when it was
-    recorded: ``(side, distance, label)`` for the neighbouring texts that told it apart; a candidate must
-    show each of them on the same side, at most one step further away. ``group`` is set instead when
-    the twins sat in other cards or rows: up to two labels of the element's own card, ``group_depth``
-    levels above it, that no twin's card showed; a candidate's card must show one of them.
-    """
-
-    tag: str
-    role: str | None = None
-    name: str = ""
-    text: str = ""
-    attributes: tuple[tuple[str, str], ...] = ()
-    classes: tuple[str, ...] = ()
-    ancestors: tuple[str, ...] = ()
-    sibling_index: int = 0
-    frame_path: tuple[str, ...] = ()
-    in_shadow: bool = False
-    position: tuple[float, float] = (0.0, 0.0)
-    before: tuple[str, ...] = ()
-    after: tuple[str, ...] = ()
-    anchors: tuple[tuple[str, int, str], ...] = ()
-    twins: int = 0
-    group: tuple[str, ...] = ()
-    group_depth: int = 0
-
-    @property
-    def family(self) -> str:
-        """Tags that behave alike share a family: ``<button>`` and ``<input type=submit>`` are buttons."""
-        return _family(self.tag, self.attribute("type"))
-
-    def attribute(self, key: str) -> str | None:
-        """The stable value of one attribute, or None when the element had none worth keeping."""
-        for name, value in self.attributes:
-            if name == key:
-                return value
-        return None
-
-    def describe(self) -> str:
-        """A short human label such as ``<button> 'Add to cart'``."""
-        label = self.name or self.text or self.attribute("id") or ""
-        return f"<{self.tag}> {label!r}" if label else f"<{self.tag}>"
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict (lists, strings, numbers) for saving in a run history."""
-        data = asdict(self)
-        data["attributes"] = [list(pair) for pair in self.attributes]
-        for key in ("classes", "ancestors", "frame_path", "position", "before", "after", "group"):
-            data[key] = list(data[key])
-        data["anchors"] = [list(anchor) for anchor in self.anchors]
-        data["version"] = FORMAT_VERSION
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Fingerprint:
-        """Rebuild a fingerprint saved by ``to_dict``; unknown keys are ignored (newer writers)."""
-        version = data.get("version", FORMAT_VERSION)
-        if version > FORMAT_VERSION:
-            raise ValueError(
-                f"Fingerprint format version {version} is newer than this library reads ({FORMAT_VERSION}); "
-                "upgrade browser_agent to replay this history."
-            )
-        position = data.get("position", (0.0, 0.0))
-        return cls(
-            tag=str(data["tag"]),
-            role=data.get("role"),
-            name=str(data.get("name", "")),
-            text=str(data.get("text", "")),
-            attributes=tuple((str(k), str(v)) for k, v in data.get("attributes", ())),
-            classes=tuple(data.get("classes", ())),
-            ancestors=tuple(data.get("ancestors", ())),
-            sibling_index=int(data.get("sibling_index", 0)),
-            frame_path=tuple(data.get("frame_path", ())),
-            in_shadow=bool(data.get("in_shadow", False)),
-            position=(float(position[0]), float(position[1])),
-            before=tuple(data.get("before", ())),
-            after=tuple(data.get("after", ())),
-            anchors=tuple((str(s), int(d), str(label)) for s, d, label in data.get("anchors", ())),
-            twins=int(data.get("twins", 0)),
-            group=tuple(str(label) for label in data.get("group", ())),
-            group_depth=int(data.get("group_depth", 0)),
-        )
-
-
-def _family(tag: str, input_type: str | None) -> str:
-    if tag == "input" and (input_type or "") in _BUTTON_INPUT_TYPES:
-        return "button"
-    if tag == "input" and input_type in ("checkbox", "radio"):
-        return input_type
-    return tag
-
-
 def _stable_attributes(node: ElementNode) -> tuple[tuple[str, str], ...]:
     kept: list[tuple[str, str]] = []
     input_type = node.attributes.get("type", "").lower()
-    for key in (*_STRONG_KEYS, *_SOFT_KEYS):
+    for key in (*STRONG_KEYS, *_SOFT_KEYS):
         raw = node.attributes.get(key)
         if raw is None or not raw.strip():
             continue
@@ -175,7 +74,7 @@ def _stable_attributes(node: ElementNode) -> tuple[tuple[str, str], ...]:
             continue
         if key == "href":
             value = _href_path(value)
-        if key == "value" and not (node.tag == "button" or input_type in _BUTTON_INPUT_TYPES):
+        if key == "value" and not (node.tag == "button" or input_type in BUTTON_INPUT_TYPES):
             continue  # the value of a text field is what was typed, not who the field is
         kept.append((key, norm(value) if key in ("aria-label", "title", "alt", "value") else value))
     return tuple(kept)
@@ -272,9 +171,11 @@ def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
     if not twins:
         return fingerprint
     twin_nodes = [o for o in snapshot.selector_map.values() if o is not node and _is_twin(o, twins)]
-    depth, group = _group(node, snapshot, twin_nodes)
-    if group:
-        return replace(fingerprint, group=group, group_depth=depth, twins=len(twins))
+    cards = distinct_card_labels(node, snapshot, twin_nodes)
+    if cards.own:
+        return replace(
+            fingerprint, group=cards.own, group_depth=cards.depth, twins=len(twins), twin_cards=cards.twins
+        )
     before, after = _neighbour_items(snapshot, node)
     owned = [
         anchor
@@ -287,18 +188,6 @@ def fingerprint_of(node: ElementNode, snapshot: DomSnapshot) -> Fingerprint:
         anchor for side in ("before", "after") if (anchor := _distinct_label(fingerprint, side, twins, 3))
     ]
     return replace(fingerprint, anchors=tuple(anchors), twins=len(twins))
-
-
-def _group(node: ElementNode, snapshot: DomSnapshot, twins: list[ElementNode]) -> tuple[int, tuple[str, ...]]:
-    """The depth of the element's card and the nearest of its labels that no twin's card shows."""
-    depth, cards = card_depth(node, twins), CardIndex(snapshot)
-    mine = cards.labels(node, depth)
-    if not mine:
-        return 0, ()
-    everyone = [node, *twins]
-    theirs = [label for twin in twins for label in cards.labels(twin, card_depth(twin, everyone))]
-    distinct = [label for label in dict.fromkeys(mine) if not label_shown(label, theirs)]
-    return depth, tuple(distinct[:_GROUP_LABELS])
 
 
 def _identity_label(node: ElementNode) -> str:
@@ -336,61 +225,14 @@ def _owned_depth(node: ElementNode, side: list[ElementNode | TextNode], twins: l
     return owned
 
 
-def _side(fingerprint: Fingerprint, side: str) -> tuple[str, ...]:
-    return fingerprint.before if side == "before" else fingerprint.after
-
-
 def _distinct_label(
     fingerprint: Fingerprint, side: str, twins: list[Fingerprint], depth: int
 ) -> tuple[str, int, str] | None:
     """The nearest of the first ``depth`` labels on one side that no twin shows there at that distance."""
-    for distance, label in enumerate(_side(fingerprint, side)[: min(depth, _CONTEXT_SPAN - 1)], start=1):
+    for distance, label in enumerate(
+        side_labels(fingerprint, side)[: min(depth, _CONTEXT_SPAN - 1)], start=1
+    ):
         anchor = (side, distance, label)
-        if not any(_shows(twin, anchor) for twin in twins):
+        if not any(anchor_shown(twin, anchor) for twin in twins):
             return anchor
     return None
-
-
-def _shows(fingerprint: Fingerprint, anchor: tuple[str, int, str]) -> bool:
-    """Whether the label is on the given side within one step more than recorded (a banner may slip in)."""
-    side, distance, label = anchor
-    return label_shown(label, _side(fingerprint, side)[: distance + 1])
-
-
-def _strong_match(recorded: Fingerprint, candidate: Fingerprint) -> bool:
-    return any(
-        value is not None and value == candidate.attribute(key)
-        for key in _STRONG_KEYS
-        if key != "href" and (value := recorded.attribute(key)) is not None
-    )
-
-
-def identity_conflict(recorded: Fingerprint, candidate: Fingerprint) -> str | None:
-    """Why ``candidate`` cannot be the recorded element, or None when nothing rules it out."""
-    if recorded.family != candidate.family:
-        return f"another kind of element (<{candidate.tag}>)"
-    if recorded.role and candidate.role and recorded.role != candidate.role:
-        return f"another role ({candidate.role})"
-    for key in _STRONG_KEYS:
-        mine, theirs = recorded.attribute(key), candidate.attribute(key)
-        if mine is not None and theirs is not None and mine != theirs:
-            return f"another {key} ({theirs!r})"
-    mine_type, their_type = recorded.attribute("type"), candidate.attribute("type")
-    if mine_type and their_type and mine_type.lower() != their_type.lower():
-        return f"another type ({their_type!r})"
-    strong = _strong_match(recorded, candidate)
-    if recorded.name != candidate.name and not strong:
-        return f"another name ({candidate.name!r})"
-    if recorded.frame_path != candidate.frame_path and not strong:
-        return "another frame"
-    if strong:
-        return None
-    # The twin test: every label that told the element apart from its twins must still be beside it.
-    # Accepting a candidate that shows only some of them lets a twin win when the element's own card
-    # moved or vanished and the twin now borders a label that was shared between them.
-    missing = [anchor for anchor in recorded.anchors if not _shows(candidate, anchor)]
-    return f"not next to {missing[0][2]!r}" if missing else None
-
-
-# Re-exported so callers find the whole API in one place; imported last because matching needs the above.
-from browser_agent.dom.matching import LocateResult, locate  # noqa: E402

@@ -13,31 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
+from browser_agent.dom.labels import item_label, label_shown
+from browser_agent.dom.models import DomSnapshot, ElementNode
 
-__all__ = ["CardIndex", "card_depth", "item_label", "label_shown", "norm"]
+__all__ = ["CardIndex", "CardLabels", "card_depth", "distinct_card_labels"]
 
-_CAP = 100
-
-
-def norm(text: str) -> str:
-    """Lower-cased, whitespace-collapsed, capped: the form labels are compared in."""
-    return " ".join(text.lower().split())[:_CAP]
-
-
-def item_label(item: ElementNode | TextNode) -> str:
-    """What an item says: a text's words, an element's name or else its text."""
-    if isinstance(item, TextNode):
-        return norm(item.text)
-    return norm(item.name or item.text)
-
-
-def label_shown(label: str, labels: Iterable[str]) -> bool:
-    """Whether ``label`` appears, as whole words, in one of ``labels`` (text runs merge, so ``$24.00``
-    may come back as ``$24.00 new``)."""
-    padded = f" {label} "
-    return any(padded in f" {other} " for other in labels)
+_GROUP_LABELS = 2
 
 
 def card_depth(node: ElementNode, peers: Iterable[ElementNode]) -> int:
@@ -111,3 +94,44 @@ class CardIndex:
             if level > depth or not all(counts[label] > 1 for label in set(labels)):
                 return labels
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class CardLabels:
+    """What sets an element's card apart from its twins' cards: ``depth`` levels above the element,
+    the nearest labels of its own card that no twin's card shows (``own``, at most two), and one label
+    for each twin's card that no other card shows (``twins``; empty when some twin's card has none)."""
+
+    depth: int = 0
+    own: tuple[str, ...] = ()
+    twins: tuple[str, ...] = ()
+
+
+def distinct_card_labels(node: ElementNode, snapshot: DomSnapshot, twins: list[ElementNode]) -> CardLabels:
+    """The labels that tell ``node``'s card, and each of its twins' cards, from all the others."""
+    depth, cards = card_depth(node, twins), CardIndex(snapshot)
+    mine = cards.labels(node, depth)
+    if not mine:
+        return CardLabels()
+    everyone = [node, *twins]
+    theirs = [cards.labels(twin, card_depth(twin, everyone)) for twin in twins]
+    distinct = [label for label in dict.fromkeys(mine) if not label_shown(label, _flat(theirs))]
+    if not distinct:
+        return CardLabels()
+    return CardLabels(depth, tuple(distinct[:_GROUP_LABELS]), _one_each(mine, theirs))
+
+
+def _one_each(mine: list[str], theirs: list[list[str]]) -> tuple[str, ...]:
+    """For each card in ``theirs``, its nearest label that no other card (``mine`` included) shows."""
+    picked: list[str] = []
+    for at, labels in enumerate(theirs):
+        others = mine + _flat(theirs[:at] + theirs[at + 1 :])
+        label = next((label for label in labels if not label_shown(label, others)), None)
+        if label is None:
+            return ()
+        picked.append(label)
+    return tuple(picked)
+
+
+def _flat(lists: list[list[str]]) -> list[str]:
+    return [label for labels in lists for label in labels]

@@ -8,7 +8,7 @@ from playwright.async_api import Error as PlaywrightError
 from browser_agent.dom.models import DomSnapshot, ElementNode
 from browser_agent.errors import ElementNotFoundError
 
-__all__ = ["element_handle"]
+__all__ = ["element_handle", "select_behind"]
 
 _LOOKUP = "(id) => (window.__browserAgent ? window.__browserAgent.get(id) : null)"
 
@@ -19,6 +19,19 @@ async def element_handle(snapshot: DomSnapshot, node: ElementNode) -> ElementHan
     Raises:
         ElementNotFoundError: the frame or the element is gone (navigated, removed, re-rendered).
     """
+    return await _lookup(snapshot, node, node.element_id)
+
+
+async def select_behind(snapshot: DomSnapshot, node: ElementNode) -> ElementHandle | None:
+    """The hidden native ``<select>`` that the widget ``node`` stands for, or None for any other element.
+
+    Raises:
+        ElementNotFoundError: the frame or the select is gone.
+    """
+    return await _lookup(snapshot, node, node.select_id) if node.select_id else None
+
+
+async def _lookup(snapshot: DomSnapshot, node: ElementNode, element_id: str) -> ElementHandle:
     gone = ElementNotFoundError(
         f"Element {node.index} (<{node.tag}> {(node.name or node.text)[:40]!r}) is no longer on the page; "
         "look at the new page state and pick an index from it."
@@ -27,7 +40,7 @@ async def element_handle(snapshot: DomSnapshot, node: ElementNode) -> ElementHan
     if frame is None or frame.is_detached():
         raise gone
     try:
-        handle = await frame.evaluate_handle(_LOOKUP, node.element_id)
+        handle = await frame.evaluate_handle(_LOOKUP, element_id)
     except PlaywrightError as exc:
         raise gone from exc
     element: ElementHandle | None = handle.as_element()

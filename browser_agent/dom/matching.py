@@ -3,23 +3,29 @@
 Every element is first passed through the hard gate (``identity_conflict``): another tag family, name,
 stable id, frame or missing distinguishing context rules it out whatever else matches; when the element
 was told apart from its twins by its card or row, a candidate's own card must show one of the recorded
-labels (``browser_agent.dom.groups``). Survivors are
-scored on weighted signals; the best is returned only when it is above ``threshold`` and ahead of the
-runner-up by ``margin``. A wrong element is a bug, an abstention is not: when in doubt, abstain.
+labels (``browser_agent.dom.groups``). Survivors are scored on weighted signals; the best is returned
+only when it is above ``threshold`` and ahead of the runner-up by ``margin``, or, when it is the only
+element on the page that can be the recorded one, above ``LONE_THRESHOLD``. A wrong element is a bug,
+an abstention is not: when in doubt, abstain.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from browser_agent.dom.fingerprint import Fingerprint, identity_conflict, raw_fingerprint
-from browser_agent.dom.groups import CardIndex, label_shown
+from browser_agent.dom.fingerprint import raw_fingerprint
+from browser_agent.dom.groups import CardIndex
+from browser_agent.dom.identity import Fingerprint, identity_conflict
+from browser_agent.dom.labels import label_shown
 from browser_agent.dom.models import DomSnapshot, ElementNode
 
-__all__ = ["DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "LocateResult", "locate", "similarity"]
+__all__ = ["DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "LONE_THRESHOLD", "LocateResult", "locate", "similarity"]
 
 DEFAULT_THRESHOLD = 0.6
+# The lowest score accepted for a candidate that is the only one on the page that can be the element.
+LONE_THRESHOLD = 0.45
 DEFAULT_MARGIN = 0.08
 _TOP = 3
 # Weights of each signal; signals the recorded element lacked are left out of the denominator.
@@ -59,21 +65,30 @@ def locate(
 ) -> LocateResult:
     """Find the element ``fingerprint`` was taken from in ``snapshot``, abstaining when unsure.
 
+    A candidate that stands alone (see ``_Field``) is accepted down to ``LONE_THRESHOLD`` when that is
+    lower than ``threshold``.
+
     Args:
         fingerprint: The recorded element.
         snapshot: The page as it is now.
         threshold: The lowest score (0-1) accepted for the best candidate.
         margin: How far the best must lead the runner-up; closer than this is ``ambiguous``.
     """
-    scored, rejected = _scored_candidates(fingerprint, snapshot)
-    scored.sort(key=lambda pair: (-pair[0], pair[1].index))
+    field = _field(fingerprint, snapshot)
+    scored = sorted(field.scored, key=lambda pair: (-pair[0], pair[1].index))
     top = tuple((node.index, score) for score, node in scored[:_TOP])
     target = fingerprint.describe()
     if not scored:
-        seen = f"; look-alikes ruled out: {', '.join(rejected)}" if rejected else ""
+        seen = f"; look-alikes ruled out: {', '.join(field.rejected)}" if field.rejected else ""
         return LocateResult(None, 0.0, "not_found", f"not found: no element can be {target}{seen}", top)
     best_score, best = scored[0]
+    if field.eliminated and best_score >= min(threshold, LONE_THRESHOLD):
+        reason = f"found {_label(best, best_score)}, the one look-alike that no twin's card accounts for"
+        return LocateResult(best, best_score, "found", reason, top)
     if best_score < threshold:
+        if field.alone and best_score >= min(threshold, LONE_THRESHOLD):
+            reason = f"found {_label(best, best_score)}, the only one that can be {target}"
+            return LocateResult(best, best_score, "found", reason, top)
         reason = f"not found: best candidate {_label(best, best_score)} is below {threshold:.2f}"
         return LocateResult(None, best_score, "not_found", reason, top)
     close = [(score, node) for score, node in scored if best_score - score < margin]
@@ -84,10 +99,36 @@ def locate(
     return LocateResult(best, best_score, "found", f"found {_label(best, best_score)}", top)
 
 
-def _scored_candidates(
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """The candidates that passed every gate with their scores, why the nearest look-alikes did not, and
+    whether the one candidate left stands alone.
+
+    A candidate stands alone when it is the only element on the page that can be the recorded one: no
+    look-alike at all (same family, name, role, frame), or every look-alike sits in a card or row of
+    its own that is not the recorded element's. When the recorded card lost the element (it moved out,
+    and so failed the card test), the one look-alike that none of the recorded twins' cards accounts for
+    stands alone, provided the page holds exactly as many look-alikes as when it was recorded.
+    """
+
+    scored: list[tuple[float, ElementNode]]
+    rejected: list[str]
+    alone: bool = False
+    eliminated: bool = False  # the one candidate failed the card test and stands alone by elimination
+
+
+def _field(fingerprint: Fingerprint, snapshot: DomSnapshot) -> _Field:
+    survivors, rejected = _survivors(fingerprint, snapshot)
+    if fingerprint.group:
+        return _card_gate(fingerprint, snapshot, survivors, rejected)
+    scored = [(round(similarity(fingerprint, candidate), 4), node) for node, candidate in survivors]
+    return _Field(scored, rejected[:_TOP], alone=len(survivors) == 1)
+
+
+def _survivors(
     fingerprint: Fingerprint, snapshot: DomSnapshot
-) -> tuple[list[tuple[float, ElementNode]], list[str]]:
-    """Every element that passes the hard gates with its score, and why the nearest look-alikes did not."""
+) -> tuple[list[tuple[ElementNode, Fingerprint]], list[str]]:
+    """The look-alikes: every element that passes the identity gate; and why the nearest others did not."""
     survivors: list[tuple[ElementNode, Fingerprint]] = []
     by_name: list[str] = []
     others: list[str] = []
@@ -99,19 +140,42 @@ def _scored_candidates(
         elif fingerprint.family == candidate.family:
             # Look-alikes by name first: "another name" says the least about why the element is missing.
             (by_name if candidate.name == fingerprint.name else others).append(f"[{node.index}] {conflict}")
-    if not fingerprint.group:
-        scored = [(round(similarity(fingerprint, candidate), 4), node) for node, candidate in survivors]
-        return scored, (by_name + others)[:_TOP]
+    return survivors, by_name + others
+
+
+def _card_gate(
+    fingerprint: Fingerprint,
+    snapshot: DomSnapshot,
+    survivors: list[tuple[ElementNode, Fingerprint]],
+    rejected: list[str],
+) -> _Field:
+    """Keep the look-alikes whose own card shows a recorded card label; see whether one stands alone."""
     peers, cards = [node for node, _ in survivors], CardIndex(snapshot)
     counts = cards.label_counts(peers, fingerprint.group_depth)
-    scored, outside = [], []
+    scored: list[tuple[float, ElementNode]] = []
+    outside: list[str] = []
+    unaccounted: list[tuple[ElementNode, Fingerprint]] = []
+    twins_seen: Counter[str] = Counter()
     for node, candidate in survivors:
-        share = _card_share(fingerprint, cards.own_card(node, fingerprint.group_depth, peers, counts))
-        if isinstance(share, str):
-            outside.append(f"[{node.index}] {share}")
-        else:
+        labels = cards.own_card(node, fingerprint.group_depth, peers, counts)
+        share = _card_share(fingerprint, labels)
+        if not isinstance(share, str):
             scored.append((round(similarity(fingerprint, candidate, in_card=share), 4), node))
-    return scored, (outside + by_name + others)[:_TOP]
+            continue
+        outside.append(f"[{node.index}] {share}")
+        twin = next((t for t in fingerprint.twin_cards if labels and label_shown(t, labels)), None)
+        if twin is None:
+            unaccounted.append((node, candidate))
+        twins_seen[twin or ""] += 1
+    rejected = (outside + rejected)[:_TOP]
+    if scored:
+        return _Field(scored, rejected, alone=len(scored) == 1 and not unaccounted)
+    as_recorded = len(survivors) == fingerprint.twins + 1 and all(n == 1 for t, n in twins_seen.items() if t)
+    if len(unaccounted) == 1 and fingerprint.twin_cards and as_recorded:
+        node, candidate = unaccounted[0]
+        score = round(similarity(fingerprint, candidate), 4)
+        return _Field([(score, node)], rejected, alone=True, eliminated=True)
+    return _Field([], rejected)
 
 
 def _card_share(fingerprint: Fingerprint, labels: list[str] | None) -> float | str:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["DomSnapshot", "ElementNode", "Rect", "ScrollInfo", "TextNode"]
+__all__ = ["Cell", "DomSnapshot", "ElementNode", "PanelScroll", "Rect", "ScrollInfo", "TextNode"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +29,32 @@ class Rect:
 
 
 @dataclass(frozen=True, slots=True)
+class PanelScroll:
+    """What a scroll panel hides on each side: interactive elements, and screens (its own size) of content."""
+
+    items_above: int = 0
+    items_below: int = 0
+    items_left: int = 0
+    items_right: int = 0
+    screens_above: float = 0.0
+    screens_below: float = 0.0
+    screens_left: float = 0.0
+    screens_right: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """Where an item sits in a data table: numbers within one capture of a frame, 0-based ``column``."""
+
+    table: int
+    row: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
 class ElementNode:
-    """One interactive element, named by ``index`` in the text the model reads.
+    """One indexed element (an interactive one, or a scroll panel), named by ``index`` in the text the
+    model reads.
 
     ``element_id`` identifies the DOM element itself for as long as its document lives (it survives
     re-captures, unlike ``index``); ``frame_id`` names the frame it lives in (0 is the top frame).
@@ -38,6 +62,11 @@ class ElementNode:
     interactive, rather than its tag, ARIA role, tabindex or contenteditable.
     ``chain`` numbers the element and its nearest ancestors (outermost first) within one capture of its
     frame: items sharing a number sit in the same container (see ``browser_agent.dom.groups``).
+    ``icon`` is a hint for a control with no text and no name, from the markup that names its icon
+    (``send``, ``arrow-left``). ``select_id`` is set on a widget that stands for a hidden native
+    ``<select>``: it is indexed as that select (``tag == "select"``, its label, value and options), and
+    ``select_id`` names the select as ``element_id`` names the widget.
+    ``scroll`` is set on a panel whose content scrolls inside it; ``cell`` on an item in a data table.
     """
 
     index: int
@@ -59,16 +88,21 @@ class ElementNode:
     is_new: bool = False
     weak: bool = False
     chain: tuple[int, ...] = ()
+    icon: str = ""
+    select_id: str = ""
+    scroll: PanelScroll | None = None
+    cell: Cell | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TextNode:
-    """Visible text between interactive elements (already trimmed and capped); ``chain`` as for
-    ``ElementNode``, the containers that hold all of the text."""
+    """Visible text between interactive elements (already trimmed and capped); ``chain`` and ``cell`` as
+    for ``ElementNode``, the containers that hold all of the text."""
 
     text: str
     frame_id: int = 0
     chain: tuple[int, ...] = ()
+    cell: Cell | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +132,8 @@ class DomSnapshot:
     """One capture of a page: indexed elements, the text between them, and scroll hints.
 
     ``document_token`` is the random token of the top document's in-page registry; a different token
-    means a new document, so nothing in it counts as new elements.
+    means a new document, so nothing in it counts as new elements. ``dialog`` is True when a modal dialog
+    was open over the page: only what it holds was captured.
     """
 
     url: str
@@ -109,6 +144,7 @@ class DomSnapshot:
     capture_ms: float = 0.0
     frames: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
     document_token: str = ""
+    dialog: bool = False
 
     @property
     def element_ids(self) -> frozenset[str]:

@@ -1,17 +1,22 @@
 """``render``: the exact text the model reads for one snapshot — indexed elements, text between them,
 and one line each for what lies above and below the viewport.
 
-Only what helps the model choose is shown: the element's text or accessible name, a few attributes
-(type, placeholder, a label that differs from the text, a link target only when there is no text) and
-its states. ``*[12]`` marks an element that appeared since the previous snapshot.
+Only what helps the model choose is shown: the element's text or accessible name (or, for a control
+with neither, the ``icon=`` hint its markup gives), a few attributes (type, placeholder, a label that
+differs from the text, a link target only when there is no text) and its states. ``*[12]`` marks an
+element that appeared since the previous snapshot. A scroll panel says what it hides and which index
+scrolls it; a data table is read row by row (``| Jun 2 | INV-88 | [12]<button>Edit</button> |``), at
+most ``TABLE_ROWS`` rows per table; with a modal dialog open, one line says only the dialog is shown.
 """
 
 from __future__ import annotations
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, ScrollInfo, TextNode
+from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, ScrollInfo, TextNode
 
-__all__ = ["render"]
+__all__ = ["TABLE_ROWS", "render", "render_element"]
 
+TABLE_ROWS = 25
+DIALOG_LINE = "(a dialog is open over the page: only the dialog is shown)"
 # Roles a tag already implies; showing them would only cost tokens.
 _IMPLIED_ROLES = {"a": "link", "button": "button", "select": "combobox", "textarea": "textbox"}
 _PLAIN_TYPES = frozenset({"text", "submit", ""})
@@ -19,25 +24,80 @@ _HREF_CAP = 60
 
 
 def render(snapshot: DomSnapshot) -> str:
-    """The snapshot as compact text: one line per element or text run, plus above/below summaries."""
+    """The snapshot as compact text: one line per element, text run or table row, plus summaries."""
     lines: list[str] = []
     above = _summary(snapshot.scroll, above=True)
     if above:
         lines.append(above)
-    before = ""
-    for item in snapshot.items:
-        if isinstance(item, TextNode):
-            lines.append(item.text)
-            before = item.text
-        else:
-            lines.append(render_element(item, before=before))
-            before = ""
+    if snapshot.dialog:
+        lines.append(DIALOG_LINE)
+    lines.extend(_Body().lines(snapshot.items))
     if not snapshot.selector_map:
         lines.append("(no interactive elements in view)")
     below = _summary(snapshot.scroll, above=False)
     if below:
         lines.append(below)
     return "\n".join(lines)
+
+
+class _Body:
+    """Items to lines: loose items one per line, the items of one table row joined into one line."""
+
+    def __init__(self) -> None:
+        self._out: list[str] = []
+        self._table: tuple[int, int] | None = None  # (frame, table) of the rows being read
+        self._row: tuple[int, int, int] | None = None  # (frame, table, row) of the row being built
+        self._cells: dict[int, list[str]] = {}
+        self._rows = 0  # rows of the current table shown so far
+        self._left_out = 0  # and left out past TABLE_ROWS
+
+    def lines(self, items: tuple[ElementNode | TextNode, ...]) -> list[str]:
+        before = ""
+        for item in items:
+            if item.cell is not None:
+                self._add_to_row(item, item.cell)
+                continue
+            self._end_table()
+            if isinstance(item, TextNode):
+                self._out.append(item.text)
+                before = item.text
+            else:
+                self._out.append(render_element(item, before=before))
+                before = ""
+        self._end_table()
+        return self._out
+
+    def _add_to_row(self, item: ElementNode | TextNode, cell: Cell) -> None:
+        row = (item.frame_id, cell.table, cell.row)
+        if row != self._row:
+            if self._table != row[:2]:
+                self._end_table()
+                self._table = row[:2]
+            self._end_row()
+            self._row = row
+            if self._rows >= TABLE_ROWS:
+                self._left_out += 1
+        if self._rows >= TABLE_ROWS:
+            return
+        parts = self._cells.setdefault(cell.column, [])
+        if isinstance(item, TextNode):
+            parts.append(item.text)
+        else:
+            parts.append(render_element(item, before=parts[-1] if parts else ""))
+
+    def _end_row(self) -> None:
+        if self._cells:
+            width = max(self._cells) + 1
+            self._out.append("| " + " | ".join(" ".join(self._cells.get(c, [])) for c in range(width)) + " |")
+            self._rows += 1
+        self._cells = {}
+        self._row = None
+
+    def _end_table(self) -> None:
+        self._end_row()
+        if self._left_out:
+            self._out.append(f"(… {self._left_out} more rows of this table; scroll to read them)")
+        self._table, self._rows, self._left_out = None, 0, 0
 
 
 def render_element(node: ElementNode, *, before: str = "") -> str:
@@ -52,6 +112,9 @@ def render_element(node: ElementNode, *, before: str = "") -> str:
     if node.options:
         more = f"|…{node.options_more} more" if node.options_more else ""
         content = "|".join(node.options) + more
+    if node.scroll is not None:
+        hint = _panel_hint(node.scroll, node.index)
+        content = f"{content}: {hint}" if content and hint else content or hint
     if not content and node.tag in ("input", "img"):
         return f"{mark}[{node.index}]{opening[:-1]}/>"
     return f"{mark}[{node.index}]{opening}{content}</{node.tag}>"
@@ -83,9 +146,13 @@ def _attributes(node: ElementNode, before: str) -> list[str]:
         shown.append(f"placeholder={_quote(placeholder)}")
     if not node.name and not node.text and attrs.get("name"):
         shown.append(f"name={_quote(attrs['name'])}")
+    if node.icon and not node.name and not node.text:
+        shown.append(f"icon={node.icon}")
     href = attrs.get("href", "")
     if href and not _content(node):
         shown.append(f"href={_quote(href[:_HREF_CAP])}")
+    if node.scroll is not None:
+        shown.append("scrollable")
     shown.extend(node.states)
     return shown
 
@@ -94,9 +161,25 @@ def _label_adds(node: ElementNode, placeholder: str) -> bool:
     """Whether the accessible name tells the model something the content and placeholder do not."""
     if not node.name or node.name == placeholder:
         return False
-    if node.tag == "input" or (node.tag == "textarea" and not node.text):
+    if node.tag in ("input", "select") or (node.tag == "textarea" and not node.text):
         return True
     return bool(node.text) and node.name not in node.text
+
+
+def _panel_hint(scroll: PanelScroll, index: int) -> str:
+    """What a scroll panel hides, side by side, and how to bring it into view."""
+    sides = (
+        (scroll.items_above, scroll.screens_above, "above"),
+        (scroll.items_below, scroll.screens_below, "below"),
+        (scroll.items_left, scroll.screens_left, "to the left"),
+        (scroll.items_right, scroll.screens_right, "to the right"),
+    )
+    said = [
+        f"{count} more {'item' if count == 1 else 'items'} {where}" if count else f"more {where}"
+        for count, screens, where in sides
+        if count or screens >= 0.05
+    ]
+    return f"{', '.join(said)} (scroll it with index {index})" if said else ""
 
 
 def _summary(scroll: ScrollInfo, *, above: bool) -> str:

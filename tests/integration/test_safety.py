@@ -281,8 +281,13 @@ async def test_max_failures_error_carries_a_redacted_message_and_history(
 async def test_no_browser_process_is_left_after_an_end_a_failure_or_a_cancellation(
     server: LocalServer, tmp_path: Path
 ) -> None:
-    def wander(_m: list[BaseMessage]) -> dict[str, Any]:
-        return reply("wander", {"action": "go_to_url", "url": server.url("safety/calm.html")})
+    visits = iter(range(10_000))
+
+    def wander(_messages: list[BaseMessage]) -> dict[str, Any]:
+        # A new address each step: going back and forth between two pages would be a loop.
+        return reply(
+            "wander", {"action": "go_to_url", "url": server.url(f"safety/calm.html?n={next(visits)}")}
+        )
 
     before = descendants()
     await Agent("Wander", ScriptedChatModel(policy=wander), browser=BrowserConfig()).run(max_steps=1)

@@ -14,7 +14,7 @@ from browser_agent.dom.fingerprint import (
     is_generated_token,
     raw_fingerprint,
 )
-from browser_agent.dom.matching import locate
+from browser_agent.dom.matching import DEFAULT_THRESHOLD, LONE_THRESHOLD, locate, similarity
 from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
 
 
@@ -293,3 +293,40 @@ def test_removed_row_never_hands_its_buttons_to_a_neighbour(gone: str) -> None:
         fp = fingerprint_of(before.selector_map[3 * where + offset], before)
         result = locate(fp, after)
         assert result.node is None, result.reason
+
+
+def checkout_page(*, moved: bool, look_alike: bool = False) -> DomSnapshot:
+    """A checkout button; ``moved`` restyles the page and moves it from the cart box to a sidebar."""
+    button = el(
+        0,
+        "button",
+        "Checkout",
+        y=900 if moved else 200,
+        attributes={"class": "cta green" if moved else "btn primary"},
+        ancestors=("aside.side",) if moved else ("div.cart", "main"),
+        sibling_index=3 if moved else 0,
+    )
+    items: list[ElementNode | TextNode] = [TextNode("Your cart"), button]
+    if not moved:
+        items.insert(0, TextNode("2 items"))
+    if look_alike:
+        items = [TextNode("Express"), el(0, "button", "Checkout", y=40, ancestors=("header",)), *items]
+    return renumber(items)
+
+
+def test_the_only_one_of_its_kind_is_accepted_at_a_lower_score() -> None:
+    before = checkout_page(moved=False)
+    fp = fingerprint_of(before.selector_map[1], before)
+    after = checkout_page(moved=True)
+    score = similarity(fp, raw_fingerprint(after.selector_map[1], after))
+    assert LONE_THRESHOLD <= score < DEFAULT_THRESHOLD
+    result = locate(fp, after)
+    assert result.status == "found" and result.node is after.selector_map[1], result.reason
+    assert "the only one" in result.reason
+
+
+def test_a_look_alike_anywhere_keeps_the_strict_threshold() -> None:
+    before = checkout_page(moved=False)
+    fp = fingerprint_of(before.selector_map[1], before)
+    result = locate(fp, checkout_page(moved=True, look_alike=True))
+    assert result.node is None and result.status == "not_found", result.reason

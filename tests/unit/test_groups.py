@@ -158,3 +158,47 @@ def test_last_look_alike_left_is_not_taken_for_a_removed_one() -> None:
     fp = fingerprint_of(edit_of(before, "Ann"), before)
     result = locate(fp, capture(rows(["Ann", "Bob"], drop="Ann")))
     assert result.node is None, "Bob's Edit, alone on the page, must not stand in for Ann's"
+
+
+def moved_out(order: list[str], product: str, *, drop: str = "") -> DomSnapshot:
+    """The shop with ``product``'s Wishlist taken out of its card into a "Related" box of its own, and
+    optionally the ``drop`` product's Wishlist removed."""
+    items: list[ElementNode | TextNode] = []
+    for item in page(order):
+        own = isinstance(item, ElementNode) and item.name == "Wishlist"
+        if own and (product_of(item, order) in (product, drop)):
+            continue
+        items.append(item)
+    lone = button("Wishlist", (1, 7, 8, 9), 700)
+    return capture([*items, TextNode("Related", chain=(1, 7, 10)), lone])
+
+
+def product_of(node: ElementNode, order: list[str]) -> str:
+    return order[(node.chain[2] - 100) // 10]
+
+
+def test_fingerprint_keeps_one_label_of_each_twins_card() -> None:
+    fp = recorded()
+    assert fp.twin_cards == ("mug $13.00", "tee $13.00", "desk $14.00")
+    assert Fingerprint.from_dict(fp.to_dict()).twin_cards == fp.twin_cards
+
+
+def test_twin_that_left_its_card_is_the_one_no_twin_card_accounts_for() -> None:
+    after = moved_out(["Desk", "Cap", "Mug", "Tee"], "Cap")
+    result = locate(recorded(), after)
+    assert result.node is not None and result.node.chain == (1, 7, 8, 9), result.reason
+    assert result.status == "found" and "no twin's card accounts for" in result.reason
+
+
+def test_twin_that_left_its_card_is_not_guessed_when_a_look_alike_is_missing() -> None:
+    # Cap's Wishlist moved out, and Desk's removed: the lone Wishlist could be either of them.
+    result = locate(recorded(), moved_out(PRODUCTS, "Cap", drop="Desk"))
+    assert result.node is None and result.status == "not_found", result.reason
+
+
+def test_twin_that_left_its_card_is_not_guessed_when_its_card_shows_a_twins_label() -> None:
+    after = moved_out(PRODUCTS, "Cap")
+    items = list(after.items)
+    items.insert(len(items) - 1, TextNode("Mug $13.00", chain=(1, 7, 11)))  # "Related" now names the Mug
+    result = locate(recorded(), capture(items))
+    assert result.node is None, result.reason

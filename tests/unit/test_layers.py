@@ -85,3 +85,28 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
         "from browser_agent.agent.agent import Agent\nimport browser_agent.controller.registry\n"
     )
     assert _imported_layers(sample) == {"agent", "controller"}
+
+
+# Inside dom, the fingerprint modules pass data one way: labels -> groups/identity -> fingerprint -> matching.
+FINGERPRINT_FLOW: dict[str, set[str]] = {
+    "labels": {"models"},
+    "groups": {"labels", "models"},
+    "identity": {"labels"},
+    "fingerprint": {"generated", "groups", "identity", "labels", "models"},
+    "matching": {"fingerprint", "groups", "identity", "labels", "models"},
+}
+
+
+def _dom_modules_imported(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("browser_agent.dom."):
+            found.add(node.module.split(".")[2])
+    return found
+
+
+def test_fingerprint_modules_import_one_way() -> None:
+    for name, allowed in FINGERPRINT_FLOW.items():
+        imported = _dom_modules_imported(PACKAGE / "dom" / f"{name}.py")
+        assert imported <= allowed, f"dom/{name}.py imports {sorted(imported - allowed)}"

@@ -11,7 +11,7 @@ from browser_agent.controller.registry import Registry
 
 __all__ = ["done", "register", "register_structured_done"]
 
-_DESCRIPTION = "Finish: the final answer, and whether the task succeeded."
+_DESCRIPTION = "Finish with the answer and whether the task succeeded."
 
 
 async def done(text: str, success: bool) -> ActionResult:

@@ -165,6 +165,6 @@ def _label(node: ElementNode) -> str:
 def register(registry: Registry) -> None:
     registry.add(click_element, "Click an element (button, link, checkbox, option).")
     registry.add(input_text, "Type text into a field.")
-    registry.add(hover, "Hover the mouse over an element.")
-    registry.add(send_keys, "Press keyboard keys, e.g. Enter, Escape, ArrowDown, Control+a.")
-    registry.add(upload_file, "Upload an allowed file through a file input.")
+    registry.add(hover, "Hover over an element.")
+    registry.add(send_keys, "Press keys, e.g. Enter, Escape, Control+a.")
+    registry.add(upload_file, "Upload an allowed file into a file input.")

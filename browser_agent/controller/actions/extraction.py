@@ -115,4 +115,4 @@ async def _ask(
 
 
 def register(registry: Registry) -> None:
-    registry.add(extract_content, "Read the whole page, not only what is shown, for a goal.")
+    registry.add(extract_content, "Read the whole page (not only what is shown) for a goal.")

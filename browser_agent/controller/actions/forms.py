@@ -1,4 +1,10 @@
-"""Dropdowns: list and choose options of native ``<select>`` elements and of ARIA/custom listboxes."""
+"""Dropdowns: list and choose options of native ``<select>`` elements, of widgets standing for a hidden
+native select (select2, tom-select, choices.js...), and of ARIA/custom listboxes.
+
+A widget is driven through its select: the option is set there and the events a widget listens to are
+fired; when the widget still shows the old value (it does not listen), it is opened and the option
+clicked, as a user would.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,30 @@ from browser_agent.browser.playwright_errors import map_action_errors
 from browser_agent.controller.actions import listbox
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
+from browser_agent.dom.handles import select_behind
 from browser_agent.errors import ActionError
 
 __all__ = ["get_dropdown_options", "register", "select_dropdown_option"]
 
 _NATIVE_OPTIONS_JS = "(el) => Array.from(el.options).map((o) => o.label || o.text)"
+# What a user's choice does: the option becomes selected, then input and change bubble from the select.
+_SET_AND_FIRE_JS = """(el, i) => {
+  el.selectedIndex = i;
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+}"""
+# Whether the widget shows the text, reading only what is drawn and not the select it may hold.
+_SHOWS_JS = """(el, text) => {
+  const seen = [];
+  const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const drawn = { visibilityProperty: true, opacityProperty: true }; // Chrome 121+
+  Object.assign(drawn, { checkVisibilityCSS: true, checkOpacity: true }); // the older names
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const parent = n.parentElement;
+    if (parent && !parent.closest('select') && parent.checkVisibility(drawn)) seen.push(n.nodeValue);
+  }
+  return seen.join(' ').replace(/\\s+/g, ' ').includes(text);
+}"""
 
 
 async def get_dropdown_options(index: int, ctx: ActionContext) -> str:
@@ -21,10 +46,11 @@ async def get_dropdown_options(index: int, ctx: ActionContext) -> str:
     Args:
         index: The index of the dropdown.
     """
-    _, handle = await ctx.element(index)
+    node, handle = await ctx.element(index)
+    native = await select_behind(await ctx.current_snapshot(), node)
     with map_action_errors(f"reading the options of element {index}"):
-        if await _is_native_select(handle):
-            options: list[str] = await handle.evaluate(_NATIVE_OPTIONS_JS)
+        if native is not None or await _is_native_select(handle):
+            options: list[str] = await (native or handle).evaluate(_NATIVE_OPTIONS_JS)
         else:
             options = [text for text, _ in await listbox.open_options(handle)]
     if not options:
@@ -42,9 +68,12 @@ async def select_dropdown_option(index: int, text: str, ctx: ActionContext) -> s
         index: The index of the dropdown (the select, combobox or listbox).
         text: The option's visible text, as listed by get_dropdown_options.
     """
-    _, handle = await ctx.element(index)
+    node, handle = await ctx.element(index)
+    native = await select_behind(await ctx.current_snapshot(), node)
     with map_action_errors(f"selecting {text!r} in element {index}"):
-        if await _is_native_select(handle):
+        if native is not None:
+            chosen = await _select_wrapped(handle, native, text, index)
+        elif await _is_native_select(handle):
             chosen = await _select_native(handle, text)
         else:
             chosen = await listbox.choose(handle, text)
@@ -67,6 +96,24 @@ async def _select_native(handle: ElementHandle, text: str) -> str | None:
     return match
 
 
+async def _select_wrapped(widget: ElementHandle, native: ElementHandle, text: str, index: int) -> str | None:
+    """Choose in the select behind a widget, then make sure the widget shows it (driving it if need be)."""
+    options: list[str] = await native.evaluate(_NATIVE_OPTIONS_JS)
+    match = listbox.best_match(options, text)
+    if match is None:
+        return None
+    await native.evaluate(_SET_AND_FIRE_JS, options.index(match))
+    if await widget.evaluate(_SHOWS_JS, match):
+        return match
+    driven = await listbox.choose(widget, match)
+    if driven is None or not await widget.evaluate(_SHOWS_JS, match):
+        raise ActionError(
+            f"element {index} is a dropdown widget that did not take {match!r} (its options could not be "
+            "opened); click it and then click the option."
+        )
+    return match
+
+
 def register(registry: Registry) -> None:
-    registry.add(get_dropdown_options, "List the options of a dropdown (select or listbox).")
+    registry.add(get_dropdown_options, "List a dropdown's options.")
     registry.add(select_dropdown_option, "Choose a dropdown option by its text.")

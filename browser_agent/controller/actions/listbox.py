@@ -90,8 +90,15 @@ async def open_options(handle: ElementHandle) -> list[tuple[str, ElementHandle]]
     Raises:
         playwright Error: the widget could not be clicked (callers map it).
     """
-    options = await _options_now(handle, anywhere=False)
-    if not options:
+    return (await _open(handle, force=False))[0]
+
+
+async def _open(handle: ElementHandle, *, force: bool) -> tuple[list[tuple[str, ElementHandle]], bool]:
+    """The visible options and whether a click opened them; ``force`` clicks even when some show already
+    (a widget that shows its current choice as an option while closed)."""
+    options = [] if force else await _options_now(handle, anywhere=False)
+    clicked = not options
+    if clicked:
         await handle.click()
         options = await _wait_for_options(handle)
     texts = []
@@ -100,13 +107,16 @@ async def open_options(handle: ElementHandle) -> list[tuple[str, ElementHandle]]
             texts.append(((await option.inner_text()).strip(), option))
         except PlaywrightError:
             continue  # an option that re-rendered while we read it: skip it, the rest are still valid
-    return texts
+    return texts, clicked
 
 
 async def choose(handle: ElementHandle, text: str) -> str | None:
     """Open the widget, click the option whose text best matches ``text``; None when none does."""
-    options = await open_options(handle)
+    options, clicked = await _open(handle, force=False)
     match = best_match([t for t, _ in options], text)
+    if match is None and not clicked:
+        options, _ = await _open(handle, force=True)
+        match = best_match([t for t, _ in options], text)
     if match is None:
         return None
     option = next(o for t, o in options if t == match)

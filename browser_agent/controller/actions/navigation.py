@@ -77,6 +77,6 @@ async def wait(ctx: ActionContext, seconds: float = 3.0) -> str:
 
 def register(registry: Registry) -> None:
     registry.add(go_to_url, "Open a URL in the current tab.")
-    registry.add(go_back, "Go back one page in the current tab.")
-    registry.add(search, "Search the web in the current tab.")
+    registry.add(go_back, "Go back one page.")
+    registry.add(search, "Search the web.")
     registry.add(wait, "Wait for the page to load or change.")

@@ -1,4 +1,4 @@
-"""Scrolling: the page or the scrollable container around an element, and to a piece of text."""
+"""Scrolling: the page or a scroll panel (or the one around an element), on either axis; to a text."""
 
 from __future__ import annotations
 
@@ -11,57 +11,69 @@ from browser_agent.errors import ActionError
 
 __all__ = ["register", "scroll", "scroll_to_text"]
 
-# Scroll the nearest scrollable ancestor of `el` (or the document). When the document itself cannot
-# move (app layouts whose body never scrolls), fall back to the largest scrollable element.
-_SCROLL_JS = """([el, fraction]) => {
+# Scroll `el` itself when its content scrolls (a panel the snapshot marked scrollable), else its nearest
+# scrollable ancestor, else the document. When the document itself cannot move (app layouts whose body
+# never scrolls), fall back to the largest scrollable element. `vertical` picks the axis.
+_SCROLL_JS = """([el, fraction, vertical]) => {
   const doc = el ? el.ownerDocument : document;
   const win = doc.defaultView;
   const canScroll = (e) => {
     const s = win.getComputedStyle(e);
-    return /(auto|scroll|overlay)/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
+    return vertical ? /(auto|scroll|overlay)/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1
+                    : /(auto|scroll|overlay)/.test(s.overflowX) && e.scrollWidth > e.clientWidth + 1;
+  };
+  const size = (e) => (vertical ? e.clientHeight : e.clientWidth);
+  const by = (target, px) => (vertical ? target.scrollBy(0, px) : target.scrollBy(px, 0));
+  const page = () => {
+    const top = doc.documentElement;
+    return ['page', vertical ? win.scrollY : win.scrollX, vertical ? top.scrollHeight : top.scrollWidth,
+            vertical ? win.innerHeight : win.innerWidth];
   };
   let box = null;
-  for (let e = el && el.parentElement; e; e = e.parentElement) if (canScroll(e)) { box = e; break; }
+  for (let e = el; e && e !== doc.documentElement && e !== doc.body; e = e.parentElement)
+    if (canScroll(e)) { box = e; break; }
   if (!box && !el) {
-    const before = win.scrollY;
-    win.scrollBy(0, fraction * win.innerHeight);
-    const top = doc.documentElement;
-    if (win.scrollY !== before) return ['page', win.scrollY, top.scrollHeight, win.innerHeight];
+    const before = vertical ? win.scrollY : win.scrollX;
+    by(win, fraction * (vertical ? win.innerHeight : win.innerWidth));
+    if ((vertical ? win.scrollY : win.scrollX) !== before) return page();
     for (const e of doc.querySelectorAll('*'))
-      if (canScroll(e) && (!box || e.clientHeight > box.clientHeight)) box = e;
+      if (canScroll(e) && (!box || size(e) > size(box))) box = e;
   }
-  if (!box) { win.scrollBy(0, fraction * win.innerHeight);
-              return ['page', win.scrollY, doc.documentElement.scrollHeight, win.innerHeight]; }
-  box.scrollBy(0, fraction * box.clientHeight);
-  return ['container', box.scrollTop, box.scrollHeight, box.clientHeight];
+  if (!box) { by(win, fraction * (vertical ? win.innerHeight : win.innerWidth)); return page(); }
+  by(box, fraction * size(box));
+  return ['container', vertical ? box.scrollTop : box.scrollLeft,
+          vertical ? box.scrollHeight : box.scrollWidth, size(box)];
 }"""
 
 
 async def scroll(
     ctx: ActionContext,
-    direction: Literal["down", "up"] = "down",
+    direction: Literal["down", "up", "right", "left"] = "down",
     pages: float = 1.0,
     index: int | None = None,
 ) -> str:
-    """Scroll the page, or the scrollable list or panel that contains an element.
+    """Scroll the page, or a scrollable panel, list or carousel.
 
     Args:
-        direction: "down" or "up".
-        pages: How far, in screen heights (0.5 is half a screen).
-        index: An element inside the list or panel to scroll; leave empty to scroll the page.
+        direction: "down" or "up"; "right" or "left" for carousels and wide panels.
+        pages: How far, in screen heights (or widths); 0.5 is half a screen.
+        index: A scrollable panel's index, or an element inside one; leave empty to scroll the page.
     """
-    fraction = abs(pages) * (1 if direction == "down" else -1)
+    fraction = abs(pages) * (1 if direction in ("down", "right") else -1)
+    vertical = direction in ("down", "up")
     handle = (await ctx.element(index))[1] if index is not None else None
     with map_action_errors(f"scrolling {direction}"):
         if handle is not None:
-            where = await handle.evaluate(_SCROLL_JS.replace("([el, fraction])", "(el, fraction)"), fraction)
+            js = _SCROLL_JS.replace("([el, fraction, vertical])", "(el, [fraction, vertical])")
+            where = await handle.evaluate(js, [fraction, vertical])
         else:
-            where = await ctx.page.evaluate(_SCROLL_JS, [None, fraction])
-    kind, top, height, view = where
+            where = await ctx.page.evaluate(_SCROLL_JS, [None, fraction, vertical])
+    kind, start, length, view = where
     await ctx.session.settle()
-    left = max(0.0, (height - top - view) / view) if view else 0.0
+    left = max(0.0, (length - start - view) / view) if view else 0.0
     target = f"the container of element {index}" if kind == "container" else "the page"
-    return f"Scrolled {target} {direction} {abs(pages):g} page(s); {left:.1f} page(s) left below"
+    ahead = "below" if vertical else "to the right"
+    return f"Scrolled {target} {direction} {abs(pages):g} page(s); {left:.1f} page(s) left {ahead}"
 
 
 async def scroll_to_text(text: str, ctx: ActionContext) -> str:
@@ -80,5 +92,5 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
 
 
 def register(registry: Registry) -> None:
-    registry.add(scroll, "Scroll the page, or the panel that holds element `index`.")
+    registry.add(scroll, "Scroll the page, or the scrollable element `index`.")
     registry.add(scroll_to_text, "Scroll to a text on the page.")

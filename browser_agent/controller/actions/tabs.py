@@ -44,5 +44,5 @@ async def close_tab(tab_id: int, ctx: ActionContext) -> str:
 
 def register(registry: Registry) -> None:
     registry.add(open_tab, "Open a URL in a new tab and switch to it.")
-    registry.add(switch_tab, "Switch to another open tab by its id.")
-    registry.add(close_tab, "Close a tab by its id.")
+    registry.add(switch_tab, "Switch to a tab.")
+    registry.add(close_tab, "Close a tab.")
