@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
@@ -86,14 +86,32 @@ class AgentOutput(BaseModel):
     current_state: AgentBrain
     action: list[Any]
 
+    # action name -> the fields it takes; set by build_output_model
+    action_fields: ClassVar[dict[str, frozenset[str]]] = {}
+
     @field_validator("action", mode="before")
     @classmethod
-    def _drop_null_fields(cls, value: Any) -> Any:
-        """A field sent as ``null`` is a field not sent: models given one flat tool for every action fill
-        the fields an action does not take with nulls."""
+    def _drop_foreign_fields(cls, value: Any) -> Any:
+        """Keep, of each action, the fields that action takes and that are not ``null``.
+
+        Models fill fields of other actions: with one flat tool for every action they send nulls, and
+        small models add a neighbour's field (``go_to_url`` with an ``index``). Dropping them invents
+        nothing. A field no action takes (a misspelling) stays, so the model is told its name, and a
+        missing or mistyped field of the action itself is still an error for the model.
+        """
         if not isinstance(value, list):
             return value
-        return [{k: v for k, v in a.items() if v is not None} if isinstance(a, dict) else a for a in value]
+        return [_own_fields(item, cls.action_fields) for item in value]
+
+
+def _own_fields(item: Any, action_fields: dict[str, frozenset[str]]) -> Any:
+    if not isinstance(item, dict):
+        return item
+    taken = action_fields.get(str(item.get("action")))
+    if taken is None:
+        return {k: v for k, v in item.items() if v is not None}
+    known = frozenset().union(*action_fields.values())
+    return {k: v for k, v in item.items() if v is not None and (k in taken or k == "action" or k not in known)}
 
 
 @functools.lru_cache(maxsize=64)
@@ -118,4 +136,16 @@ def build_output_model(action_union: Any, max_actions: int) -> type[AgentOutput]
             Field(min_length=1, max_length=max_actions, description="Actions to run in order."),
         ),
     )
+    model.action_fields = {
+        str(get_args(m.model_fields["action"].annotation)[0]): frozenset(m.model_fields) - {"action"}
+        for m in _union_members(action_union)
+    }
     return model
+
+
+def _union_members(action_union: Any) -> list[type[BaseModel]]:
+    """The action models of ``Annotated[Union[...], ...]``, or the one model given alone."""
+    if isinstance(action_union, type):
+        return [action_union]
+    union = get_args(action_union)[0] if get_origin(action_union) is Annotated else action_union
+    return [m for m in get_args(union) if isinstance(m, type) and issubclass(m, BaseModel)]

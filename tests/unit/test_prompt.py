@@ -122,15 +122,23 @@ def test_the_grammar_schema_is_portable_and_admits_exactly_valid_replies() -> No
             jsonschema.validate(bad, schema)
 
 
-def test_the_flat_tool_validates_through_the_model_and_null_fields_are_not_fields() -> None:
-    reply = {
-        "current_state": {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "go"},
-        "action": [{"action": "go_to_url", "url": "https://a.example", "index": None, "text": None}],
-    }
-    parsed = output_model().model_validate(reply)
-    assert parsed.action[0].url == "https://a.example"
-    with pytest.raises(ValueError, match="Extra inputs"):
-        output_model().model_validate({**reply, "action": [{"action": "go_to_url", "url": "x", "index": 3}]})
+def test_fields_of_other_actions_are_dropped_but_a_missing_field_is_an_error() -> None:
+    brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "go"}
+    flat = {"action": "go_to_url", "url": "https://a.example", "index": None, "text": None}  # a flat tool
+    neighbour = {"action": "click_element", "index": 3, "text": "Subscribe"}  # a small model's addition
+    parsed = output_model().model_validate({"current_state": brain, "action": [flat, neighbour]})
+    assert parsed.action[0].model_dump() == {"action": "go_to_url", "url": "https://a.example"}
+    assert parsed.action[1].model_dump() == {"action": "click_element", "index": 3}
+    with pytest.raises(ValueError, match=r"click_element.index\n  Field required"):
+        output_model().model_validate(
+            {"current_state": brain, "action": [{"action": "click_element", "text": "Go"}]}
+        )
+    with pytest.raises(ValueError, match=r"go_to_url.adress\n  Extra inputs"):  # a misspelling is named
+        output_model().model_validate(
+            {"current_state": brain, "action": [{"action": "go_to_url", "url": "x", "adress": "x"}]}
+        )
+    with pytest.raises(ValueError, match="does not match any of the expected tags"):
+        output_model().model_validate({"current_state": brain, "action": [{"action": "fly", "to": "moon"}]})
 
 
 def test_anthropic_requests_mark_the_stable_beginning_for_its_cache() -> None:
