@@ -9,7 +9,7 @@ process and everything it started (Playwright's driver, Chromium, Ray's processe
 for the Ray row, whose workers outlive the run), and ``load`` the machine's load average at the start:
 on a shared machine, other work takes the cores the agents would use.
 
-    .venv/bin/python benchmarks/throughput.py [--tasks 40] [--latency 1.0] [--levels 1 2 4 8 16] [--no-ray]
+    .venv/bin/python -m benchmarks.throughput [--tasks 40] [--latency 1.0] [--levels 1 2 4 8 16] [--no-ray]
 
 Targets (issue 14): concurrency 8 at least 5x the throughput of concurrency 1; under 150 MB per extra
 agent; the Ray path within 20 % of run_many at the same concurrency.
@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.proc_tree import descendants
 from browser_agent import BrowserConfig
 from browser_agent.batch import BatchOptions, Executor, RayExecutor, TaskSpec, run_many
 from browser_agent.demo.catalog import PRODUCTS
@@ -38,18 +39,8 @@ from browser_agent.testing import ScriptedChatModel
 
 def _tree_pss_mb(root: int) -> float:
     """PSS of ``root`` and all its descendants, in MB (Linux /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry.name))
-    total_kb, todo = 0, [root]
-    while todo:
-        pid = todo.pop()
-        todo.extend(children.get(pid, []))
+    total_kb = 0
+    for pid in descendants(root):
         try:
             rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
         except OSError:
