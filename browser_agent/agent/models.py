@@ -111,7 +111,8 @@ def _own_fields(item: Any, action_fields: dict[str, frozenset[str]]) -> Any:
     if taken is None:
         return {k: v for k, v in item.items() if v is not None}
     known = frozenset().union(*action_fields.values())
-    return {k: v for k, v in item.items() if v is not None and (k in taken or k == "action" or k not in known)}
+    own = taken | {"action"}
+    return {k: v for k, v in item.items() if v is not None and (k in own or k not in known)}
 
 
 @functools.lru_cache(maxsize=64)

@@ -275,7 +275,7 @@ class _Builder:
                 self._add_element(item, frame_id, result.path)
 
     def _add_element(self, item: dict[str, Any], frame_id: int, path: tuple[str, ...]) -> None:
-        index = len(self.selector_map) + 1
+        index = len(self.selector_map)  # from 0, as tabs are: models count from 0
         element_id = str(item["id"])
         node = ElementNode(
             index=index,

@@ -85,7 +85,7 @@ async def test_a_bad_index_is_an_error_for_the_model_and_stops_the_list(form: Br
         [{"action": "click_element", "index": 999}, {"action": "done", "text": "x", "success": True}], form
     )
     assert results[0].error == (
-        f"element 999 is not on the page; this page has indices 1-{last}. "
+        f"element 999 is not on the page; this page has indices 0-{last}. "
         "Use an index from the current page state."
     )
     assert results[1].skipped

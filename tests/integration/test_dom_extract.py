@@ -136,8 +136,8 @@ async def test_iframes_same_and_cross_origin(
         ("Cross frame button", True),
         ("Top after", False),
     ]
-    cross = snap.selector_map[3]
-    assert cross.frame_path == ("cross",) and snap.selector_map[2].frame_path == ("same",)
+    cross = snap.selector_map[2]
+    assert cross.frame_path == ("cross",) and snap.selector_map[1].frame_path == ("same",)
     iframe_box = await session.page.locator("#cross").bounding_box()
     assert iframe_box is not None
     assert iframe_box["x"] <= cross.rect.x <= iframe_box["x"] + iframe_box["width"]
@@ -189,7 +189,7 @@ async def test_new_elements_marked_by_identity(session: BrowserSession, server: 
     )
     second = await extract_snapshot(session.page, previous=first)
     assert [n.text for n in second.selector_map.values() if n.is_new] == ["Fresh"]
-    assert second.selector_map[1].text == "Fresh" and render(second).splitlines()[0].startswith("*[1]")
+    assert second.selector_map[0].text == "Fresh" and render(second).splitlines()[0].startswith("*[0]")
     await session.navigate(session.page.url)
     reloaded = await extract_snapshot(session.page, previous=second)
     assert not any(n.is_new for n in reloaded.selector_map.values())
@@ -197,7 +197,7 @@ async def test_new_elements_marked_by_identity(session: BrowserSession, server: 
 
 async def test_element_handle_gone(session: BrowserSession, server: LocalServer) -> None:
     snap = await load(session, server.url("dom/native.html"))
-    node = snap.selector_map[2]
+    node = next(n for n in snap.selector_map.values() if n.tag == "button")
     await session.page.evaluate("document.querySelector('button').remove()")
     with pytest.raises(ElementNotFoundError, match="no longer on the page"):
         await element_handle(snap, node)
@@ -229,5 +229,5 @@ async def test_unnamed_and_navigated_frames(session: BrowserSession, server: Loc
     await inner.goto(server.url("dom/inner.html?label=Moved"))
     snap = await extract_snapshot(session.page)
     assert [n.text for n in snap.selector_map.values()] == ["Srcdoc button", "Moved frame button"]
-    await (await element_handle(snap, snap.selector_map[2])).click()
+    await (await element_handle(snap, snap.selector_map[1])).click()
     assert await inner.evaluate("document.getElementById('b').textContent") == "Clicked"

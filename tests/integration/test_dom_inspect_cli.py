@@ -18,8 +18,8 @@ def test_inspect_prints_elements_and_timing(
     url = server.url(f"dom/frames.html?other={other_server.origin}")
     assert main(["inspect", url, "--screenshot", str(shot)]) == 0
     out = capsys.readouterr().out
-    assert "[2]<button>Same frame button</button>" in out
-    assert "[3]<button>Cross frame button</button>" in out
+    assert "[1]<button>Same frame button</button>" in out
+    assert "[2]<button>Cross frame button</button>" in out
     assert "4 elements, capture" in out
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -106,14 +106,14 @@ async def _returns_tool_errors(client: Client, server: LocalServer) -> None:
     failed, said = await _call(client, "go_to_url", {"url": "https://example.com/"})
     assert failed and "outside the allowed domains (127.0.0.1)" in said
     failed, said = await _call(client, "click_element", {"index": 99})
-    assert failed and "element 99 is not on the page; this page has indices 1-3" in said
+    assert failed and "element 99 is not on the page; this page has indices 0-2" in said
     assert "URL: " + server.url("agent/login.html") in said  # the page view comes with the error
     failed, said = await _call(client, "click_element", {"index": "first"})
     assert failed and said.startswith("Bad arguments for click_element: index:")
     failed, said = await _call(client, "broken_action", {})
     assert failed and "internal error (RuntimeError: a bug in a user's action)" in said
     result = await client.call_tool("page_state", {"screenshot": True})  # still serving
-    assert not result.is_error and "[3]<button>Sign in</button>" in _text(result)
+    assert not result.is_error and "[2]<button>Sign in</button>" in _text(result)
     shot = result.content[-1]
     assert isinstance(shot, types.ImageContent) and shot.mime_type == "image/jpeg"
 
