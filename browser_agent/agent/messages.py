@@ -139,7 +139,7 @@ class MessageBuilder:
             lines.append(f"Your memory: {self.memory}")
         if plan:
             lines += ["Plan from the planner:", plan]
-        page = render(state.snapshot) if state.snapshot is not None else "(page not captured)"
+        page = _page_text(state)
         lines += [PAGE_HEADER, PAGE_OPEN, page.replace(PAGE_CLOSE, "</ page>"), PAGE_CLOSE]
         self.last_state_text = self._secrets.redact("\n".join(lines))
         return self.last_state_text
@@ -183,6 +183,14 @@ class MessageBuilder:
         else:
             messages.append(HumanMessage(content=state_text))
         return messages
+
+
+def _page_text(state: BrowserState) -> str:
+    if state.snapshot is None:
+        return "(page not captured)"
+    if state.url == "about:blank" and not state.snapshot.items:
+        return "(an empty tab: no page is open yet)"  # not "no elements", which small models kept in memory
+    return render(state.snapshot)
 
 
 def _call_text(action: dict[str, Any]) -> str:

@@ -129,12 +129,16 @@ class Controller:
         )
         parsed = [self.parse_action(a) for a in actions]
         results: list[ActionResult] = []
+        moved: str | None = None  # how the page the model saw went away, once it has
         for position, action in enumerate(parsed):
             before = _Marker.take(session)
             result = await _bounded(self.registry.get(action.action), action, ctx)
             results.append(result)
             rest = parsed[position + 1 :]
-            reason = await _stop_reason(result, before, ctx, rest[0]) if rest else None
+            if not rest:
+                break
+            moved = _moved(before, _Marker.take(session)) or moved
+            reason = await _stop_reason(result, moved, ctx, rest[0])
             if reason is not None:
                 results.extend(_skipped(a, ctx.redact(reason)) for a in rest)
                 break
@@ -174,20 +178,35 @@ class _Marker:
         return cls(session.current_tab_id, pages, url)
 
 
-async def _stop_reason(
-    result: ActionResult, before: _Marker, ctx: ActionContext, following: ActionModel
-) -> str | None:
-    if result.is_done:
-        return "done ends the step"
-    if result.error:
-        return f"{result.action} failed"
-    after = _Marker.take(ctx.session)
+# Actions that read whichever page is shown: planned before a navigation, they still do what the model
+# meant on the new page ("open the pricing page; extract the Pro price"). Anything that names an element,
+# types, presses keys or ends the task waits for the model to see the new page.
+PAGE_INDEPENDENT = frozenset({"extract_content", "scroll_to_text", "wait"})
+
+
+def _moved(before: _Marker, after: _Marker) -> str | None:
+    """How the page changed under an action: a tab opened or closed, another tab current, a navigation."""
     if after.pages != before.pages:
         return "a tab was opened or closed"
     if after.tab_id != before.tab_id:
         return f"tab {after.tab_id} became current"
     if after.url != before.url:
         return f"the page navigated to {after.url}"
+    return None
+
+
+async def _stop_reason(
+    result: ActionResult, moved: str | None, ctx: ActionContext, following: ActionModel
+) -> str | None:
+    """Why the actions after ``result`` must not run; ``None`` when ``following`` may."""
+    if result.is_done:
+        return "done ends the step"
+    if result.error:
+        return f"{result.action} failed"
+    if following.action in PAGE_INDEPENDENT:
+        return None
+    if moved is not None:
+        return moved
     if following.element_index() is None or ctx.snapshot is None:
         return None
     return await _new_elements_reason(ctx)

@@ -41,6 +41,22 @@ async def test_a_list_stops_after_navigation(form: BrowserSession) -> None:
     assert "navigated" in (results[1].extracted_content or "")
 
 
+async def test_after_a_navigation_only_actions_that_read_any_page_still_run(form: BrowserSession) -> None:
+    go, count = await index_of(form, "Go to target"), await index_of(form, "Count")
+    actions = [
+        {"action": "click_element", "index": go},
+        {"action": "wait", "seconds": 0},
+        {"action": "scroll_to_text", "text": "Target reached"},
+        {"action": "click_element", "index": count},  # an index of the page the model saw
+        {"action": "wait", "seconds": 0},
+    ]
+    results = await Controller().run(actions, form)
+    assert [r.skipped for r in results] == [False, False, False, True, True]
+    assert [r.error for r in results[:3]] == [None, None, None], results
+    assert "navigated to" in (results[3].extracted_content or "")
+    assert form.page.url.endswith("target.html")
+
+
 async def test_a_list_stops_when_an_autocomplete_list_appears(
     session: BrowserSession, server: LocalServer
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from browser_agent.agent.messages import MessageBuilder, estimate_tokens
 from browser_agent.browser.state import BrowserState, TabInfo
+from browser_agent.dom.models import DomSnapshot, ScrollInfo
 from browser_agent.sensitive import Secrets
 
 SECRETS = Secrets({"pw": "hunter2-very-secret"})
@@ -116,3 +117,14 @@ def test_screenshot_goes_with_the_state_message() -> None:
     messages = builder.build("state", screenshot_b64="QUJD")
     parts = messages[-1].content
     assert isinstance(parts, list) and parts[1]["image_url"]["url"].startswith("data:image/jpeg;base64,QUJD")
+
+
+def test_an_empty_tab_says_that_no_page_is_open_and_an_empty_page_says_it_has_no_elements() -> None:
+    def text(url: str) -> str:
+        empty = DomSnapshot(url, "", (), {}, ScrollInfo())
+        state = BrowserState(url=url, title="", tabs=(TabInfo(0, url, ""),), current_tab_id=0, snapshot=empty)
+        return _builder().state_text(state, step=1, max_steps=5, plan=None, last_results=[])
+
+    assert "(an empty tab: no page is open yet)" in text("about:blank")
+    page = text("http://127.0.0.1:1/empty")
+    assert "no page is open" not in page and "(no interactive elements in view)" in page
