@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin
 
-from playwright.async_api import BrowserContext, CDPSession, Page, Request, Route
+from playwright.async_api import BrowserContext, CDPSession, Page, Request, Route, WebSocketRoute
 
 from browser_agent.browser.domains import blocked_message, is_url_allowed, origin_of
 from browser_agent.browser.playwright_errors import PlaywrightError
@@ -84,6 +84,8 @@ class DomainFence:
     async def install(self, context: BrowserContext) -> None:
         """Route every request of ``context`` through the fence, and guard the tabs already open."""
         await context.route("**/*", self._route)
+        if self.subresources:  # sockets bypass the request router: they have their own
+            await context.route_web_socket(self._refuses_socket, self._refuse_socket)
         for page in context.pages:
             await self.guard(page)
 
@@ -114,7 +116,8 @@ class DomainFence:
             events.append(f"... and {self._dropped_events} more blocked navigations")
             self._dropped_events = 0
         for origin, count in sorted(self._subresource_counts.items()):
-            events.append(f"blocked {count} request(s) of the page to {origin} (outside the allowed domains)")
+            kind = "WebSocket(s)" if origin.startswith(("ws://", "wss://")) else "request(s)"
+            events.append(f"blocked {count} {kind} of the page to {origin} (outside the allowed domains)")
         self._subresource_counts.clear()
         return events
 
@@ -144,6 +147,18 @@ class DomainFence:
                 await route.fallback()
         except PlaywrightError:
             return  # the page or the request went away meanwhile: nothing is left to decide
+
+    def _refuses_socket(self, url: str) -> bool:
+        """A socket's site is its handshake's: ``ws://`` is checked as ``http://``, ``wss://`` as ``https://``."""
+        return not self.allows("http" + url[2:] if url.startswith(("ws://", "wss://")) else url)
+
+    async def _refuse_socket(self, socket: WebSocketRoute) -> None:
+        """Never connected to the server: the page sees the socket closed."""
+        self._subresource_counts[origin_of(socket.url)] += 1
+        try:
+            await socket.close(code=1008, reason="outside the allowed domains")
+        except PlaywrightError:
+            return  # the page went away meanwhile
 
     async def _route_document(self, route: Route, request: Request) -> None:
         url = request.url

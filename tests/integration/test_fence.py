@@ -177,7 +177,11 @@ async def test_sub_resources_pass_by_default_and_are_fenced_on_request(
     bad.requests.clear()
     async with BrowserSession(BrowserConfig(allowed_domains=(good.origin,)), browser=browser) as open_session:
         await open_session.navigate(good.url("subresources"))
-    assert {r.split()[1] for r in bad.requests} >= {"/pixel.gif", "/api"}
+        for _ in range(40):  # the socket's handshake may come after the load
+            if len(bad.requests) >= 3:
+                break
+            await asyncio.sleep(0.05)
+    assert {r.split()[1] for r in bad.requests} >= {"/pixel.gif", "/api", "/socket"}
 
     bad.requests.clear()
     config = BrowserConfig(allowed_domains=(good.origin,), fence_subresources=True)
@@ -187,6 +191,7 @@ async def test_sub_resources_pass_by_default_and_are_fenced_on_request(
         events = closed_session.drain_events()
     assert bad.requests == []
     assert any(f"to {bad.origin} (outside the allowed domains)" in e for e in events), events
+    assert any(f"blocked 1 WebSocket(s) of the page to ws://{bad.origin[7:]}" in e for e in events), events
 
 
 async def test_an_allowed_site_works_as_before(fenced: BrowserSession, good: AllowedSite) -> None:

@@ -1,6 +1,7 @@
 import pytest
 
 from browser_agent.browser.domains import check_url_allowed, is_url_allowed, matches_domain
+from browser_agent.browser.fence import DomainFence
 from browser_agent.errors import DomainNotAllowedError
 
 
@@ -31,3 +32,11 @@ def test_no_list_allows_all_and_about_blank_is_always_allowed() -> None:
 def test_blocked_url_message_names_the_allowed_domains() -> None:
     with pytest.raises(DomainNotAllowedError, match=r"outside the allowed domains \(example.com\)"):
         check_url_allowed("https://evil.net/", ["example.com"])
+
+
+def test_a_socket_is_checked_as_the_site_of_its_handshake() -> None:
+    fence = DomainFence(("http://127.0.0.1:*", "https://chat.example.com"), subresources=True)
+    assert not fence._refuses_socket("ws://127.0.0.1:8765/live")
+    assert not fence._refuses_socket("wss://chat.example.com/socket")
+    assert fence._refuses_socket("ws://chat.example.com/socket")  # only https was listed for it
+    assert fence._refuses_socket("wss://evil.example/exfiltrate")
