@@ -22,7 +22,8 @@ class BrowserConfig(BaseModel):
     All timeouts are in milliseconds. ``allowed_domains`` uses patterns such as ``example.com``,
     ``*.example.com`` or ``http://127.0.0.1:*``; ``None`` allows every domain. With a list, no document
     (tab, pop-up, frame, form submission, redirect hop) from another site is ever requested; scripts,
-    images and fetches of allowed pages still reach any site unless ``fence_subresources`` is set.
+    images, fetches and WebSockets of allowed pages still reach any site unless ``fence_subresources`` is
+    set.
     ``data:``, ``file:``, ``blob:`` and ``javascript:`` documents need their scheme in the list
     (``"data:"``). ``capture_timeout_ms`` bounds one reading of the page (and one screenshot).
 
