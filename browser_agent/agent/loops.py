@@ -55,7 +55,7 @@ def repeat_warning(earlier: list[int], actions: list[dict[str, Any]]) -> str:
     steps = ", ".join(str(s) for s in earlier)
     return (
         f"You sent exactly these actions on this same page before (step {steps}) and the page did not "
-        f"change: {tried}. Do not send them again: choose other elements or another action, or call done."
+        f"change: {tried}. Do not send them again: choose other elements or another action on the page."
     )
 
 

@@ -230,5 +230,5 @@ def _skipped(action: ActionModel, reason: str) -> ActionResult:
     return ActionResult(
         action=action.action,
         skipped=True,
-        extracted_content=f"not run: {reason}; look at the new page state and send it again if still needed",
+        extracted_content=f"not run: {reason}",  # a bare fact: "send it again" made small models resend all
     )
