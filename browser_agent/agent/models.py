@@ -73,11 +73,19 @@ class AgentSettings(BaseModel):
 class AgentBrain(BaseModel):
     """The model's own account of where it stands."""
 
+    # ``maxLength`` is for decoding grammars only (json_schema): a small model can run on in a text
+    # field until its token limit. Replies are not refused for a longer text.
     evaluation_previous_goal: str = Field(
-        description="Success, Failed or Unknown for the previous goal, with a short reason."
+        description="Success, Failed or Unknown for the previous goal, with a short reason.",
+        json_schema_extra={"maxLength": 200},
     )
-    memory: str = Field(description="What to remember to finish the task: progress, values found, counts.")
-    next_goal: str = Field(description="What the next actions should achieve.")
+    memory: str = Field(
+        description="What to remember to finish the task: progress, values found, counts.",
+        json_schema_extra={"maxLength": 600},
+    )
+    next_goal: str = Field(
+        description="What the next actions should achieve.", json_schema_extra={"maxLength": 200}
+    )
 
 
 class AgentOutput(BaseModel):

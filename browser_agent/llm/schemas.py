@@ -46,11 +46,12 @@ def strip_noise(schema: dict[str, Any], *, descriptions: bool = True) -> dict[st
     return cleaned
 
 
-def _clean(node: Any, *, descriptions: bool) -> Any:
+def _clean(node: Any, *, descriptions: bool, limits: bool = False) -> Any:
     """Drop what a model does not need: titles, the discriminator map, the ``type`` beside a ``const``,
-    and (unless ``descriptions``) field descriptions."""
+    (unless ``descriptions``) field descriptions, and (unless ``limits``) string length limits, which
+    only a decoding grammar enforces."""
     if isinstance(node, list):
-        return [_clean(v, descriptions=descriptions) for v in node]
+        return [_clean(v, descriptions=descriptions, limits=limits) for v in node]
     if not isinstance(node, dict):
         return node
     out = {}
@@ -58,11 +59,13 @@ def _clean(node: Any, *, descriptions: bool) -> Any:
         # Only string values are metadata: a property named "title" or "type" maps to a dict.
         if key in _NOISE and not isinstance(value, dict):
             continue
+        if key == "maxLength" and isinstance(value, int) and not limits:
+            continue
         if key == "discriminator" or (key == "type" and "const" in node and isinstance(value, str)):
             continue
         if key == "description" and isinstance(value, str) and not descriptions:
             continue
-        out[key] = _clean(value, descriptions=descriptions)
+        out[key] = _clean(value, descriptions=descriptions, limits=limits)
     return out
 
 
@@ -96,7 +99,7 @@ def grammar_schema(output_model: type[BaseModel]) -> dict[str, Any]:
             out.setdefault("additionalProperties", False)
         return out
 
-    cleaned = _clean(inline_refs(output_model.model_json_schema()), descriptions=False)
+    cleaned = _clean(inline_refs(output_model.model_json_schema()), descriptions=False, limits=True)
     grammar: dict[str, Any] = walk(cleaned)
     return grammar
 

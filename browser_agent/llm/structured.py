@@ -37,6 +37,11 @@ T = TypeVar("T", bound=BaseModel)
 _MAX_ERRORS_SHOWN = 6
 _MAX_ECHO_CHARS = 4_000
 _TOO_DEEP = f"The reply nests more than {MAX_DEPTH} levels deep; reply with a flat JSON object."
+_CUT = (
+    "It was cut off at the output token limit before it ended. Write each text field in one short "
+    "sentence and send fewer actions."
+)
+_MAX_CUT_ECHO_CHARS = 600  # a reply that ran to the limit is mostly repetition
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,14 +111,20 @@ async def ask_structured(
         try:
             ai = await _call(plan.runnable, conversation, policy)
         except ModelError as exc:
+            cut = _raised_cut_reply(exc)
             fallback = next_plan(llm, output_model, plan, shape) if attempt == 1 and is_refusal(exc) else None
-            if fallback is None:
+            if cut is not None:
+                ai = cut
+            elif fallback is not None:
+                plan, attempt = fallback, 0  # the provider refused this method: the same request, another way
+                conversation = _opening(messages, plan, output_model, shape)
+                continue
+            else:
                 raise
-            plan, attempt = fallback, 0  # the provider refused this method: the same request, another way
-            conversation = _opening(messages, plan, output_model, shape)
-            continue
         usage += usage_of(ai)
         reading = _read(ai, output_model, plan.tool_name)
+        if _was_cut(ai):  # even when what arrived parses: its last action may be cut short
+            reading = _Reading(raw=reading.raw, error=f"{_CUT} {reading.error}".strip())
         if _answered_tool_with_text(plan, ai):
             # This server does not call tools (llama.cpp answers with text): constrained JSON from now on.
             plan = prepare(llm, output_model, "json_schema", shape)
@@ -244,9 +255,42 @@ def _correction(ai: AIMessage, error: str, tool_name: str | None) -> list[BaseMe
 
 def _echo(ai: AIMessage) -> AIMessage:
     """The invalid reply as it goes back into the conversation: a huge text is cut, tool calls kept."""
-    if isinstance(ai.content, str) and len(ai.content) > _MAX_ECHO_CHARS:
-        return ai.model_copy(update={"content": ai.content[:_MAX_ECHO_CHARS] + " … (cut)"})
+    limit = _MAX_CUT_ECHO_CHARS if _was_cut(ai) else _MAX_ECHO_CHARS
+    if isinstance(ai.content, str) and len(ai.content) > limit:
+        return ai.model_copy(update={"content": ai.content[:limit] + " … (cut)"})
     return ai
+
+
+def _was_cut(ai: AIMessage) -> bool:
+    """Whether the provider stopped the reply at its token limit (OpenAI and compatible servers say
+    ``finish_reason: length``, Ollama ``done_reason: length``, Anthropic ``stop_reason: max_tokens``)."""
+    meta = ai.response_metadata or {}
+    return (
+        meta.get("finish_reason") == "length"
+        or meta.get("done_reason") == "length"
+        or meta.get("stop_reason") == "max_tokens"
+    )
+
+
+def _raised_cut_reply(exc: ModelError) -> AIMessage | None:
+    """A reply cut at the token limit that the provider's SDK raised on instead of returning (OpenAI's
+    does when a response format is set), as the reply it was: the model gets to correct it."""
+    cause = exc.__cause__
+    if cause is None or type(cause).__name__ != "LengthFinishReasonError":
+        return None
+    completion = getattr(cause, "completion", None)
+    choices = getattr(completion, "choices", None) or [None]
+    text = getattr(getattr(choices[0], "message", None), "content", None)
+    counted = getattr(completion, "usage", None)
+    usage = None
+    if counted is not None:
+        done, asked = int(counted.completion_tokens or 0), int(counted.prompt_tokens or 0)
+        usage = {"input_tokens": asked, "output_tokens": done, "total_tokens": asked + done}
+    return AIMessage(
+        content=text if isinstance(text, str) else "",
+        response_metadata={"finish_reason": "length"},
+        usage_metadata=usage,
+    )
 
 
 def _short(value: Any, limit: int = 80) -> str:

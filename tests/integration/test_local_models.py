@@ -4,6 +4,7 @@ local OpenAI-compatible stand-in (which behaves like llama.cpp's server) or the 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from typing import Any
@@ -16,7 +17,7 @@ from browser_agent.agent.messages import page_of_state
 from browser_agent.cli.models import load_chat_model
 from browser_agent.demo.policy import find_index
 from browser_agent.testing import ScriptedChatModel
-from tests.support.fake_openai import FakeOpenAI
+from tests.support.fake_openai import Cut, FakeOpenAI
 from tests.support.server import LocalServer
 
 pytest.importorskip("langchain_openai")
@@ -85,6 +86,39 @@ async def test_auto_retries_the_same_request_as_json_schema_after_an_invalid_tex
         (False, True),
         (False, True),
     ]
+
+
+@pytest.mark.parametrize("method", ["json_schema", "raw"])
+async def test_a_reply_cut_at_the_token_limit_goes_back_to_the_model_even_when_it_parses(
+    session: BrowserSession, server: LocalServer, method: str
+) -> None:
+    # The text is complete JSON, yet the server said it stopped at the limit: its last action may be
+    # cut short, so it is not run. (With a response format the openai client raises on it instead.)
+    first, *rest = answers(server)
+    with FakeOpenAI([Cut(json.dumps(first)), first, *rest]) as fake:
+        settings = AgentSettings(tool_calling_method=method)
+        history = await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(3)
+    assert history.final_result() == "XK-42"
+    assert history.steps[0].corrections == 1
+    told = fake.requests[1]["messages"][-1]["content"]
+    assert "cut off at the output token limit" in told, told
+
+
+def test_the_decoding_grammar_caps_the_text_fields_and_nothing_else_does() -> None:
+    from browser_agent.agent.models import build_output_model, tool_parameters
+    from browser_agent.llm.schemas import compact_schema, grammar_schema
+
+    output = build_output_model(Controller().action_union(), 3)
+    brain_schema = grammar_schema(output)["properties"]["current_state"]["properties"]
+    assert {k: v["maxLength"] for k, v in brain_schema.items()} == {
+        "evaluation_previous_goal": 200,
+        "memory": 600,
+        "next_goal": 200,
+    }
+    assert "maxLength" not in json.dumps(tool_parameters(output)) + compact_schema(output)
+    long_memory = {**brain("x"), "memory": "m" * 5_000}
+    reply = {"current_state": long_memory, "action": [{"action": "wait", "seconds": 0}]}
+    assert output.model_validate(reply).current_state.memory == "m" * 5_000  # a longer text is not refused
 
 
 def _state(messages: list[BaseMessage]) -> str:

@@ -9,13 +9,15 @@ Like the servers users run, it can also:
 * decode to a JSON schema: a request with ``response_format={"type": "json_schema", ...}`` is answered
   with the scripted object as text only if it validates against that schema (a constrained server cannot
   produce anything else); otherwise it answers 500, which fails the test;
-* answer tool calls with text (``tools_as_text=True``), as llama.cpp's server does.
+* answer tool calls with text (``tools_as_text=True``), as llama.cpp's server does;
+* stop a reply at the token limit (a ``Cut`` answer: its text, ``finish_reason: length``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -23,7 +25,15 @@ import jsonschema
 
 from tests.support.server import LoopbackServer
 
-Answer = dict[str, Any] | int
+
+@dataclass(frozen=True)
+class Cut:
+    """A reply stopped at the output token limit: ``text`` is what was generated until then."""
+
+    text: str
+
+
+Answer = dict[str, Any] | int | str | Cut
 
 
 class FakeOpenAI(LoopbackServer):
@@ -51,6 +61,10 @@ class FakeOpenAI(LoopbackServer):
                 answer = fake.answers(body) if callable(fake.answers) else fake.answers.pop(0)
                 if isinstance(answer, int):
                     self._send(answer, {"error": {"message": "slow down", "type": "rate_limit"}})
+                    return
+                if isinstance(answer, Cut):
+                    message = {"role": "assistant", "content": answer.text}
+                    self._send(200, _completion(body["model"], message, "length"))
                     return
                 if isinstance(answer, str):  # a plain text reply (a planner's plan)
                     message = {"role": "assistant", "content": answer}
