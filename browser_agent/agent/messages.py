@@ -189,7 +189,9 @@ def _page_text(state: BrowserState) -> str:
     if state.snapshot is None:
         return "(page not captured)"
     if state.url == "about:blank" and not state.snapshot.items:
-        return "(an empty tab: no page is open yet)"  # not "no elements", which small models kept in memory
+        # Nothing at all: small models copied any line shown here ("no interactive elements", "no page
+        # is open yet") into their memory on the first step and kept it for the whole run.
+        return ""
     return render(state.snapshot)
 
 

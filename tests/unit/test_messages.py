@@ -119,12 +119,13 @@ def test_screenshot_goes_with_the_state_message() -> None:
     assert isinstance(parts, list) and parts[1]["image_url"]["url"].startswith("data:image/jpeg;base64,QUJD")
 
 
-def test_an_empty_tab_says_that_no_page_is_open_and_an_empty_page_says_it_has_no_elements() -> None:
+def test_an_empty_tab_shows_an_empty_page_and_an_empty_page_says_it_has_no_elements() -> None:
     def text(url: str) -> str:
         empty = DomSnapshot(url, "", (), {}, ScrollInfo())
         state = BrowserState(url=url, title="", tabs=(TabInfo(0, url, ""),), current_tab_id=0, snapshot=empty)
         return _builder().state_text(state, step=1, max_steps=5, plan=None, last_results=[])
 
-    assert "(an empty tab: no page is open yet)" in text("about:blank")
+    blank = text("about:blank")
+    assert "<page>\n\n</page>" in blank and "no interactive elements" not in blank
     page = text("http://127.0.0.1:1/empty")
     assert "no page is open" not in page and "(no interactive elements in view)" in page
