@@ -63,4 +63,5 @@ class ReplayReporter:
             self.console.print(f"[bold red]Stopped:[/] {escape(report.stopped)}")
         final = report.final_result()
         if final:
-            self.console.print(f"[bold green]Result:[/] {escape(final)}")
+            # A replayed done repeats the text recorded with it; the page may now say otherwise.
+            self.console.print(f"[bold]Recorded answer:[/] {escape(final)}")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain_core.messages import BaseMessage
+from rich.console import Console
 
 from browser_agent import (
     Agent,
@@ -128,10 +130,13 @@ async def test_removed_target_is_skipped_or_stops(session: BrowserSession, serve
 
 
 async def test_demo_replays_the_recorded_purchase(tmp_path: Path) -> None:
-    report = await replay_demo(seed=11)
+    out = io.StringIO()
+    report = await replay_demo(seed=11, console=Console(file=out, width=200))
     assert report.ok, report.stopped
     assert sum(a.status == "relocated" for a in report.actions) >= 8
     assert "Order #" in (report.final_result() or "")
+    printed = out.getvalue()  # the recorded answer is not passed off as this run's result
+    assert "Recorded answer: Order #" in printed and "The shop says: Order #" in printed, printed
 
 
 def test_cli_replay_runs_a_saved_history(server, tmp_path: Path) -> None:
