@@ -83,9 +83,11 @@ class ModelError(BrowserAgentError):
 class ModelOutputError(ModelError):
     """The model's reply did not match the expected schema, even after it was asked to correct it."""
 
-    def __init__(self, message: str, *, raw: str = "") -> None:
+    def __init__(self, message: str, *, raw: str = "", input_tokens: int = 0, output_tokens: int = 0) -> None:
         super().__init__(message)
         self.raw = raw
+        # What the invalid replies cost: they were paid for even though none was used.
+        self.input_tokens, self.output_tokens = input_tokens, output_tokens
 
 
 class AgentRunError(BrowserAgentError):

@@ -25,7 +25,7 @@ from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.fingerprint import fingerprint_of
 from browser_agent.dom.models import DomSnapshot
-from browser_agent.errors import ActionError, ModelError
+from browser_agent.errors import ActionError, ModelError, ModelOutputError
 from browser_agent.llm import (
     Method,
     Mode,
@@ -194,6 +194,8 @@ class StepRunner:
             )
         except ModelError as exc:
             step.error = f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, ModelOutputError):
+                step.usage = StepUsage(input_tokens=exc.input_tokens, output_tokens=exc.output_tokens)
             return None
         self._keep_method(reply.method)
         step.usage = StepUsage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens)

@@ -139,6 +139,8 @@ async def ask_structured(
         f"The model's reply did not match {output_model.__name__} after {max_corrections} correction(s). "
         f"Last problem: {reading.error} Try a stronger model or another tool_calling_method.",
         raw=reading.raw,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
     )
 
 

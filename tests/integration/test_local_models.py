@@ -104,6 +104,19 @@ async def test_a_reply_cut_at_the_token_limit_goes_back_to_the_model_even_when_i
     assert "cut off at the output token limit" in told, told
 
 
+async def test_replies_that_never_validate_still_count_in_the_step_tokens(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    invalid = {"current_state": brain("open")}  # no actions, three times: the step fails
+    with FakeOpenAI([invalid, invalid, invalid, *answers(server)]) as fake:
+        settings = AgentSettings(tool_calling_method="raw")
+        history = await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(4)
+    assert history.final_result() == "XK-42"
+    failed = history.steps[0]
+    assert failed.error is not None and "did not match" in failed.error
+    assert (failed.usage.input_tokens, failed.usage.output_tokens) == (900, 60)  # 3 calls of 300 + 20
+
+
 def test_the_decoding_grammar_caps_the_text_fields_and_nothing_else_does() -> None:
     from browser_agent.agent.models import build_output_model, tool_parameters
     from browser_agent.llm.schemas import compact_schema, grammar_schema
