@@ -96,6 +96,8 @@ class AgentOutput(BaseModel):
 
     # action name -> the fields it takes; set by build_output_model
     action_fields: ClassVar[dict[str, frozenset[str]]] = {}
+    # every field some action takes: the union of ``action_fields``, set with it
+    known_fields: ClassVar[frozenset[str]] = frozenset()
 
     @field_validator("action", mode="before")
     @classmethod
@@ -109,16 +111,15 @@ class AgentOutput(BaseModel):
         """
         if not isinstance(value, list):
             return value
-        return [_own_fields(item, cls.action_fields) for item in value]
+        return [_own_fields(item, cls.action_fields, cls.known_fields) for item in value]
 
 
-def _own_fields(item: Any, action_fields: dict[str, frozenset[str]]) -> Any:
+def _own_fields(item: Any, action_fields: dict[str, frozenset[str]], known: frozenset[str]) -> Any:
     if not isinstance(item, dict):
         return item
     taken = action_fields.get(str(item.get("action")))
     if taken is None:
         return {k: v for k, v in item.items() if v is not None}
-    known = frozenset().union(*action_fields.values())
     own = taken | {"action"}
     return {k: v for k, v in item.items() if v is not None and (k in own or k not in known)}
 
@@ -149,6 +150,7 @@ def build_output_model(action_union: Any, max_actions: int) -> type[AgentOutput]
         str(get_args(m.model_fields["action"].annotation)[0]): frozenset(m.model_fields) - {"action"}
         for m in _union_members(action_union)
     }
+    model.known_fields = frozenset().union(*model.action_fields.values())
     return model
 
 
