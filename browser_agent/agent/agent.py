@@ -28,6 +28,7 @@ from browser_agent.agent.step_runner import StepDeps, StepRunner
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import Controller
 from browser_agent.errors import AgentRunError, ModelError
+from browser_agent.interrupts import run_interruptible
 from browser_agent.llm import TokenUsage
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
@@ -115,7 +116,7 @@ class Agent:
 
     def run_sync(self, max_steps: int = 50) -> AgentHistory:
         """``run`` for code without an event loop."""
-        return asyncio.run(self.run(max_steps=max_steps))
+        return run_interruptible(self.run(max_steps=max_steps))
 
     async def run(self, max_steps: int = 50) -> AgentHistory:
         """Run until the model calls ``done``, ``max_steps`` pass, or ``stop()`` is called.
@@ -202,8 +203,13 @@ class Agent:
         limit = self.settings.step_timeout_s
         text, usage = plan if plan is not None else (None, None)
         try:
-            return await asyncio.wait_for(runner.step(number, max_steps, text, usage), timeout=limit)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for returns the step's result when a cancellation
+            # (Ctrl-C) lands as the step ends, and the run goes on as if nothing was asked
+            async with asyncio.timeout(limit) as scope:
+                return await runner.step(number, max_steps, text, usage)
         except TimeoutError:
+            if not scope.expired():
+                raise
             await session.unstick()
             return runner.abandon(
                 f"The step took longer than {limit:g} s and was stopped (a page that never answers, or a "

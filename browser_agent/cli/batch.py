@@ -7,7 +7,6 @@ the tasks already there, so an interrupted batch (Ctrl-C) resumes where it stopp
 from __future__ import annotations
 
 import argparse
-import asyncio
 import functools
 import json
 import sys
@@ -23,6 +22,7 @@ from browser_agent.batch.run import run_batch
 from browser_agent.browser import BrowserConfig
 from browser_agent.cli.batch_progress import BatchProgress
 from browser_agent.cli.models import load_chat_model
+from browser_agent.interrupts import run_interruptible
 
 __all__ = ["add_parser", "finished_ids"]
 
@@ -146,7 +146,7 @@ def _main(args: argparse.Namespace) -> int:
     progress = BatchProgress(len(todo), console, skipped=len(specs) - len(todo))
     try:
         with progress:
-            outcomes = asyncio.run(_run(args, todo, progress))
+            outcomes = run_interruptible(_run(args, todo, progress))
     except KeyboardInterrupt:
         print(
             f"interrupted: {progress.done + progress.failed} of {len(todo)} tasks finished and are in "

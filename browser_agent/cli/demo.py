@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from browser_agent.cli.models import load_chat_model
 from browser_agent.demo.runner import RECORDED_RUN, record_demo, replay_demo, run_live_demo
+from browser_agent.interrupts import run_interruptible
 
 __all__ = ["add_parser"]
 
@@ -30,12 +30,12 @@ def add_parser(subparsers: Any) -> None:
 def _main(args: argparse.Namespace) -> int:
     headless = not args.headed
     if args.record:
-        history = asyncio.run(record_demo(args.record, headless=headless))
+        history = run_interruptible(record_demo(args.record, headless=headless))
         print(f"Recorded {len(history.steps)} steps to {args.record}")
         return 0 if history.is_done() else 1
     if args.model:
         llm = load_chat_model(args.model)
-        history = asyncio.run(run_live_demo(llm, headless=headless))
+        history = run_interruptible(run_live_demo(llm, headless=headless))
         return 0 if history.is_successful() else 1
-    report = asyncio.run(replay_demo(args.history, headless=headless, seed=args.seed))
+    report = run_interruptible(replay_demo(args.history, headless=headless, seed=args.seed))
     return 0 if report.ok else 1

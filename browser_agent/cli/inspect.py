@@ -7,7 +7,6 @@ reach out); a page that answers 4xx/5xx is reported as such and the exit code is
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from browser_agent.browser.config import Viewport
 from browser_agent.browser.marks import drawn_marks
 from browser_agent.dom import DomSnapshot, extract_snapshot, install_page_hooks, render
 from browser_agent.errors import NavigationError, UserError
+from browser_agent.interrupts import run_interruptible
 
 __all__ = ["add_parser"]
 
@@ -47,7 +47,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    text, status = asyncio.run(inspect_page(args))
+    text, status = run_interruptible(inspect_page(args))
     print(text)
     if status is not None and status >= 400:
         print(f"browser-agent inspect: {args.url} answered HTTP {status}", file=sys.stderr)

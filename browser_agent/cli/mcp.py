@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import json
 import os
@@ -14,6 +13,7 @@ from typing import Any
 from browser_agent.browser import BrowserConfig
 from browser_agent.controller import Controller
 from browser_agent.errors import UserError
+from browser_agent.interrupts import run_interruptible
 
 __all__ = ["add_parser", "load_controller", "load_secrets"]
 
@@ -126,7 +126,7 @@ def _main(args: argparse.Namespace) -> int:
     )
     server = McpBrowserServer(load_controller(args.actions) if args.actions else Controller(), config)
     if args.transport == "http":
-        asyncio.run(server.serve_http(args.host, args.port))
+        run_interruptible(server.serve_http(args.host, args.port))
     else:
-        asyncio.run(server.serve_stdio())
+        run_interruptible(server.serve_stdio())
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from browser_agent.cli.models import load_chat_model
 from browser_agent.cli.options import add_secret_options, load_secrets
 from browser_agent.controller import Controller
 from browser_agent.errors import UserError
+from browser_agent.interrupts import run_interruptible
 
 __all__ = ["add_parser"]
 
@@ -70,4 +70,4 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
 
 
 def _main(args: argparse.Namespace) -> int:
-    return 0 if asyncio.run(_run(args)).ok else 1
+    return 0 if run_interruptible(_run(args)).ok else 1

@@ -7,7 +7,6 @@ max failures); 2 a mistake the user can fix (said in one line); 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from browser_agent.cli.models import load_chat_model
 from browser_agent.cli.options import add_secret_options, import_model, load_secrets, tool_calling_methods
 from browser_agent.errors import AgentRunError, UserError
 from browser_agent.extras import require
+from browser_agent.interrupts import run_interruptible
 
 __all__ = ["add_parser"]
 
@@ -91,7 +91,7 @@ def _main(args: argparse.Namespace) -> int:
     reporter = ConsoleReporter(mode=mode)
     agent = _agent(args, reporter)
     try:
-        history = asyncio.run(agent.run(max_steps=args.max_steps))
+        history = run_interruptible(agent.run(max_steps=args.max_steps))
     except AgentRunError as exc:
         _keep(args, exc.history or agent.history)
         return _failed(exc, agent.history)

@@ -115,8 +115,12 @@ def _is_transient_one(exc: BaseException) -> bool:
 
 
 def is_transient(exc: BaseException) -> bool:
-    """Whether a provider exception is worth retrying (rate limit, timeout, connection, 5xx, overloaded)."""
-    if isinstance(exc, AssertionError):
+    """Whether a provider exception is worth retrying (rate limit, timeout, connection, 5xx, overloaded).
+
+    Never a cancellation (or Ctrl-C), whatever it interrupted: one that lands while a client handles a
+    timeout carries that timeout as its context, and retrying it would swallow the Ctrl-C.
+    """
+    if isinstance(exc, AssertionError) or not isinstance(exc, Exception):
         return False
     return any(_is_transient_one(link) for link in _chain(exc))
 

@@ -4,7 +4,6 @@ written as tasks end, Ctrl-C leaving clean partial results, and a second run doi
 from __future__ import annotations
 
 import json
-import os
 import signal
 import threading
 import time
@@ -44,13 +43,14 @@ class SlowWhenAsked:
 
 
 def interrupt_when(ready: Callable[[], bool]) -> None:
-    """Send this process SIGINT (a Ctrl-C) as soon as ``ready()``, from a watching thread."""
+    """Send SIGINT (a Ctrl-C) as soon as ``ready()`` to a watching thread: the kernel may give a process's
+    signal to any of its threads, and the CLI must act on it even when the main thread is not the one."""
 
     def watch() -> None:
         deadline = time.monotonic() + 200  # events end both waits; the caps only matter on a slow machine
         while not ready() and time.monotonic() < deadline:
             time.sleep(0.05)
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
 
     threading.Thread(target=watch, daemon=True).start()
 

@@ -51,6 +51,7 @@ def test_no_private_or_module_leaks() -> None:
         "dom",
         "errors",
         "extras",
+        "interrupts",
         "llm",
         "sensitive",
         "testing",

@@ -132,6 +132,25 @@ async def test_assertion_error_passes_through() -> None:
         await call_with_retry(call, FAST)  # type: ignore[arg-type]
 
 
+async def test_a_cancellation_during_a_timeout_is_never_retried() -> None:
+    """A Ctrl-C that lands while the client handles a read timeout carries that timeout as its context;
+    retrying it swallowed the Ctrl-C (a batch then waited through two more model timeouts)."""
+    calls: list[int] = []
+
+    async def call() -> str:
+        calls.append(1)
+        try:
+            raise TimeoutException("read timed out")
+        except TimeoutException:
+            raise asyncio.CancelledError()  # noqa: B904 - the context must be the timeout being handled
+
+    with pytest.raises(asyncio.CancelledError) as info:
+        await call_with_retry(call, FAST)
+    assert isinstance(info.value.__context__, TimeoutException), "the case under test: a timeout as context"
+    assert len(calls) == 1
+    assert not is_transient(KeyboardInterrupt()) and not is_transient(asyncio.CancelledError())
+
+
 async def test_backoff_waits_grow_and_are_capped() -> None:
     loop = asyncio.get_running_loop()
     stamps: list[float] = []

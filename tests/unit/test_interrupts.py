@@ -1,0 +1,59 @@
+"""``run_interruptible``: a Ctrl-C takes effect at once even when a thread other than the main one
+receives the signal (plain ``asyncio.run`` then sleeps on until its next timer)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+import time
+
+import pytest
+
+from browser_agent.interrupts import run_interruptible
+
+
+def _sigint_from_another_thread(after_s: float) -> None:
+    def send() -> None:
+        time.sleep(after_s)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # this thread takes it, not the main one
+
+    threading.Thread(target=send, daemon=True).start()
+
+
+def test_sigint_taken_by_another_thread_cancels_the_run_at_once() -> None:
+    cleaned = []
+
+    async def long_wait() -> None:
+        try:
+            await asyncio.sleep(30)  # a model call waiting on its client's timeout
+        finally:
+            cleaned.append(True)
+
+    _sigint_from_another_thread(0.3)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_interruptible(long_wait())
+    assert time.monotonic() - start < 5, "the Ctrl-C waited for the loop's next timer"
+    assert cleaned == [True], "the run's clean-up ran"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the usual handler is back"
+
+
+def test_a_run_that_ends_returns_its_value_and_restores_the_handler() -> None:
+    async def answer() -> int:
+        await asyncio.sleep(0)
+        return 42
+
+    assert run_interruptible(answer()) == 42
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_cancellation_that_is_not_a_ctrl_c_stays_a_cancellation() -> None:
+    async def cancelled() -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        asyncio.get_running_loop().call_soon(task.cancel)
+        await asyncio.sleep(5)
+
+    with pytest.raises(asyncio.CancelledError):
+        run_interruptible(cancelled())
