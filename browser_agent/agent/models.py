@@ -48,6 +48,11 @@ class AgentSettings(BaseModel):
         default=32_000, ge=1_000, description="Budget for one request; old content goes first."
     )
     initial_actions: list[dict[str, Any]] = Field(default_factory=list)
+    open_task_url: bool = Field(
+        default=True,
+        description="When the task names exactly one http(s) address and there are no initial_actions, "
+        "open it before the first step (as step 0, recorded and replayed like initial_actions).",
+    )
     extend_system_message: str | None = None
     save_conversation_path: Path | None = None
     save_history_path: Path | None = Field(

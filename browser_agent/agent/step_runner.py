@@ -21,6 +21,7 @@ from browser_agent.agent.history import AgentStep, StepScreenshot, StepUsage
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
 from browser_agent.agent.messages import MessageBuilder
 from browser_agent.agent.models import AgentOutput, AgentSettings, build_output_model, tool_parameters
+from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.fingerprint import fingerprint_of
@@ -74,8 +75,15 @@ class StepRunner:
         self._warnings: list[str] = []
 
     async def initial_step(self) -> AgentStep | None:
-        """Run ``settings.initial_actions`` without the model, as step 0 (``None`` when there are none)."""
-        raw = self.deps.settings.initial_actions
+        """Run ``settings.initial_actions`` without the model, as step 0 (``None`` when there are none).
+
+        Without them, a task that names one web address opens it (``settings.open_task_url``).
+        """
+        settings = self.deps.settings
+        raw = settings.initial_actions
+        url = task_url(self.deps.messages.task) if settings.open_task_url and not raw else None
+        if url is not None:
+            raw = [{"action": "go_to_url", "url": url}]
         if not raw:
             return None
         controller = self.deps.controller

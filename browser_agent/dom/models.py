@@ -152,7 +152,13 @@ class DomSnapshot:
 
     def describe_indices(self) -> str:
         """A short phrase naming the indices that exist, for error messages."""
+        if not self.selector_map and self.scroll.elements_below:
+            return (
+                f"none is in view and {self.scroll.elements_below} more are below: scroll down to reach them"
+            )
+        if not self.selector_map and self.scroll.elements_above:
+            return f"none is in view and {self.scroll.elements_above} more are above: scroll up to reach them"
         if not self.selector_map:
-            return "this page has no interactive elements"
+            return "this page has no interactive elements (read its text: it may show the outcome)"
         keys = sorted(self.selector_map)
         return f"this page has indices {keys[0]}-{keys[-1]}"

@@ -139,6 +139,23 @@ async def test_native_select_options_and_choice(form: BrowserSession) -> None:
     assert missing.error is not None and "get_dropdown_options" in missing.error
 
 
+async def test_a_click_on_a_native_select_says_how_to_choose(form: BrowserSession) -> None:
+    index = await index_of(form, "Size")
+    clicked = await run1(form, {"action": "click_element", "index": index})
+    assert clicked.error is not None and "select_dropdown_option" in clicked.error
+    assert f"index {index}" in clicked.error and "'Medium'" in clicked.error, clicked.error
+
+
+async def test_an_index_on_a_page_whose_elements_are_all_below_says_to_scroll(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/far_button.html"))
+    await session.state()
+    missing = await run1(session, {"action": "click_element", "index": 0})
+    assert missing.error is not None
+    assert "none is in view and 1 more are below: scroll down" in missing.error, missing.error
+
+
 async def test_custom_listbox_options_and_choice(form: BrowserSession) -> None:
     index = await index_of(form, "Choose a fruit")
     listed = await run1(form, {"action": "get_dropdown_options", "index": index})

@@ -342,3 +342,26 @@ async def test_interrupt_saves_the_history_so_far(session: BrowserSession, serve
         await agent.run(max_steps=6)
     saved = AgentHistory.load(path)
     assert [s.step for s in saved.steps] == [1, 2]
+
+
+async def test_the_address_a_task_names_is_open_before_the_first_step(
+    session: BrowserSession, server
+) -> None:
+    login = server.url("agent/login.html")
+    llm = ScriptedChatModel(
+        policy=lambda messages: reply("report", {"action": "done", "text": url_of(messages), "success": True})
+    )
+    history = await Agent(f"Open {login} and sign in", llm, browser=session).run(max_steps=2)
+    assert history.steps[0].step == 0 and history.action_names() == ["go_to_url", "done"]
+    assert history.final_result() == login, "the model's first page is the task's address"
+    assert len(llm.calls) == 1
+
+    llm = ScriptedChatModel(
+        policy=lambda messages: reply("report", {"action": "done", "text": url_of(messages), "success": True})
+    )
+    await session.navigate("about:blank")
+    settings = AgentSettings(open_task_url=False)
+    history = await Agent(f"Open {login} and sign in", llm, browser=session, settings=settings).run(
+        max_steps=2
+    )
+    assert history.action_names() == ["done"] and history.final_result() == "about:blank"

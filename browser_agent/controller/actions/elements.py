@@ -30,6 +30,12 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
     node = await ctx.node(index)
     if _is_file_input(node):
         raise ActionError(f"element {index} is a file input; use upload_file with its index and a file path.")
+    if node.tag == "select" and not node.select_id:  # a click opens nothing a model can see or use
+        options = ", ".join(repr(text) for text in node.options[:8])
+        raise ActionError(
+            f"element {index} is a dropdown: a click does not choose; use select_dropdown_option with index "
+            f"{index} and the text of one option" + (f" ({options})." if options else ".")
+        )
     opened: list[Page] = []
 
     def on_page(page: Page) -> None:
