@@ -140,11 +140,12 @@ async def run_task(task: Task, site: EvalSite, mode: str, args: argparse.Namespa
         history.save(f"{args.histories}/{mode}-{task.name}.json")
     answer = history.final_result() or ""
     success = site.check(task, answer)
-    steps = max(1, len(history.steps))
+    asked = sum(step.step > 0 for step in history.steps)  # step 0 opens the task's address, no model call
+    steps = max(1, asked)
     return Outcome(
         task.name,
         success,
-        len(history.steps),
+        asked,
         seconds / steps,
         history.total_input_tokens() // steps,
         prefix_shares(log.requests)[1:],
