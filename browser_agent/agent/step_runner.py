@@ -198,7 +198,11 @@ class StepRunner:
                 method=self.method,
                 max_corrections=settings.max_corrections,
                 retry=self._retry_policy(step),
-                shape=PromptShape(tool_parameters=tool_parameters(output_model), described=True),
+                shape=PromptShape(
+                    tool_parameters=tool_parameters(output_model),
+                    described=True,
+                    indices=tuple(state.snapshot.selector_map) if state.snapshot is not None else (),
+                ),
             )
         except ModelError as exc:
             step.error = f"{type(exc).__name__}: {exc}"

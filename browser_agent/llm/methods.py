@@ -38,10 +38,13 @@ class PromptShape:
         tool_parameters: The parameters schema of the forced tool, instead of the output model's own
             (a smaller schema that still validates through the model).
         described: The messages already say how to reply: no schema message is appended in the text modes.
+        indices: The element indices of the page the model sees: a ``json_schema`` grammar admits no
+            other (None: any integer). Only the grammar changes: the prompt, and its cached start, do not.
     """
 
     tool_parameters: dict[str, Any] | None = field(default=None, hash=False, compare=False)
     described: bool = False
+    indices: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +79,7 @@ def prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method, s
     if method == "json_mode":
         return Plan(llm.bind(response_format={"type": "json_object"}), "json_mode", next="raw")
     if method == "json_schema":
-        return Plan(_bind_schema(llm, output_model), "json_schema", next="raw")
+        return Plan(_bind_schema(llm, output_model, shape.indices), "json_schema", next="raw")
     return Plan(llm, "raw")
 
 
@@ -95,9 +98,11 @@ def is_refusal(exc: ModelError) -> bool:
     return not is_transient(cause) and status_of(cause) in _REFUSAL_STATUS
 
 
-def _bind_schema(llm: BaseChatModel, output_model: type[BaseModel]) -> Runnable[LanguageModelInput, Any]:
+def _bind_schema(
+    llm: BaseChatModel, output_model: type[BaseModel], indices: tuple[int, ...] | None
+) -> Runnable[LanguageModelInput, Any]:
     """Ask the server to constrain decoding to the output schema (Ollama takes it as ``format``)."""
-    schema = grammar_schema(output_model)
+    schema = grammar_schema(output_model, indices)
     if type(llm).__module__.startswith("langchain_ollama"):
         return llm.bind(format=schema)
     return llm.bind(

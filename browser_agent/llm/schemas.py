@@ -8,8 +8,10 @@ rewrites a schema for each use; validation always stays with the pydantic model.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
+from collections.abc import Collection
 from typing import Any
 
 from pydantic import BaseModel
@@ -76,10 +78,26 @@ def compact_schema(output_model: type[BaseModel], *, descriptions: bool = True) 
     return json.dumps(_clean(schema, descriptions=descriptions), separators=(",", ":"))
 
 
-@functools.lru_cache(maxsize=64)
-def grammar_schema(output_model: type[BaseModel]) -> dict[str, Any]:
+def grammar_schema(output_model: type[BaseModel], indices: Collection[int] | None = None) -> dict[str, Any]:
     """A schema servers turn into a decoding grammar: inlined, ``anyOf`` for unions, ``enum`` for
-    constants, closed objects. Servers that constrain decoding to it cannot emit an invalid shape."""
+    constants, closed objects. Servers that constrain decoding to it cannot emit an invalid shape.
+
+    ``indices``: the element indices of the page the model is looking at. When given, an action's
+    ``index`` can only be one of them, and an action that needs an element is left out of a page that
+    has none: a constrained model cannot name an element that is not there (small models did, step
+    after step, on result pages with nothing left to click).
+    """
+    if indices is None:
+        return _grammar(output_model)
+    grammar = copy.deepcopy(_grammar(output_model))
+    _only_indices(grammar, sorted(indices))
+    return grammar
+
+
+@functools.lru_cache(maxsize=64)
+def _grammar(output_model: type[BaseModel]) -> dict[str, Any]:
+    """The grammar schema of ``output_model`` for any page (cached: the agent asks with the same model
+    each step; callers must not change it)."""
 
     def walk(node: Any) -> Any:
         if isinstance(node, list):
@@ -102,6 +120,31 @@ def grammar_schema(output_model: type[BaseModel]) -> dict[str, Any]:
     cleaned = _clean(inline_refs(output_model.model_json_schema()), descriptions=False, limits=True)
     grammar: dict[str, Any] = walk(cleaned)
     return grammar
+
+
+def _only_indices(grammar: dict[str, Any], indices: list[int]) -> None:
+    """Narrow every action's ``index`` to ``indices``; drop the actions that need one when there is none."""
+    items = grammar.get("properties", {}).get("action", {}).get("items")
+    if not isinstance(items, dict):
+        return
+    branches = items.get("anyOf", [items])
+    kept = []
+    for branch in branches:
+        fields = branch.get("properties", {})
+        if "index" not in fields:
+            kept.append(branch)
+            continue
+        needed = "index" in branch.get("required", ())
+        if needed and not indices:
+            continue
+        one_of_them = {"type": "integer", "enum": indices}
+        if needed:
+            fields["index"] = one_of_them
+        else:
+            fields["index"] = {"anyOf": [one_of_them, {"type": "null"}]} if indices else {"type": "null"}
+        kept.append(branch)
+    if "anyOf" in items:
+        items["anyOf"] = kept
 
 
 def flat_union(union_schema: dict[str, Any]) -> dict[str, Any]:

@@ -218,3 +218,34 @@ async def test_an_index_before_any_page_was_seen_is_an_error_the_model_reads(
     [result] = await Controller().run([{"action": "click_element", "index": 1}], session)
     assert result.error is not None and "no page has been captured yet" in result.error
     assert re.search(r"look at the page first", result.error)
+
+
+async def test_json_schema_admits_only_the_indices_of_the_page_the_model_sees(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    import jsonschema
+
+    login = server.url("agent/login.html")
+    script = [
+        {"current_state": brain("open"), "action": [{"action": "go_to_url", "url": login}]},
+        {"current_state": brain("report"), "action": [{"action": "done", "text": "seen", "success": True}]},
+    ]
+    with FakeOpenAI(script) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent("Sign in", local_llm(fake), browser=session, settings=settings).run(3)
+    assert history.final_result() == "seen" and fake.schema_errors == []
+    blank, form = (r["response_format"]["json_schema"]["schema"] for r in fake.requests)
+
+    def actions(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        branches = schema["properties"]["action"]["items"]["anyOf"]
+        return {b["properties"]["action"]["enum"][0]: b for b in branches}
+
+    assert "click_element" not in actions(blank), "a blank tab has no element to click"
+    assert actions(blank)["scroll"]["properties"]["index"] == {"type": "null"}
+    indices = actions(form)["click_element"]["properties"]["index"]["enum"]
+    assert indices == list(range(len(indices))) and len(indices) >= 3, indices
+    click = {"current_state": brain("x"), "action": [{"action": "click_element", "index": indices[-1] + 1}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(click, form)
+    click["action"][0]["index"] = indices[-1]
+    jsonschema.validate(click, form)
