@@ -41,9 +41,9 @@ class RequestLog(BaseCallbackHandler):
         self, serialized: dict[str, Any], messages: list[list[BaseMessage]], **kwargs: Any
     ) -> None:
         params = kwargs.get("invocation_params") or {}
-        head = json.dumps(
-            {k: params[k] for k in ("tools", "response_format", "format") if k in params}, sort_keys=True
-        )
+        # Tools are part of llama.cpp's prompt (its chat template writes them out); a response_format is
+        # a sampling grammar outside the prompt, so it is not part of what its cache compares.
+        head = json.dumps({k: params[k] for k in ("tools",) if k in params}, sort_keys=True)
         for conversation in messages:
             body = "".join(
                 f"<|{m.type}|>{m.content if isinstance(m.content, str) else json.dumps(m.content)}"

@@ -9,6 +9,7 @@ or plain text; and which method to try next when a provider refuses one.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -39,7 +40,8 @@ class PromptShape:
             (a smaller schema that still validates through the model).
         described: The messages already say how to reply: no schema message is appended in the text modes.
         indices: The element indices of the page the model sees: a ``json_schema`` grammar admits no
-            other (None: any integer). Only the grammar changes: the prompt, and its cached start, do not.
+            other (None: any integer). Only the grammar changes, not the prompt; not used with OpenAI's
+            API, whose prompt cache starts with the schema.
     """
 
     tool_parameters: dict[str, Any] | None = field(default=None, hash=False, compare=False)
@@ -79,7 +81,8 @@ def prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method, s
     if method == "json_mode":
         return Plan(llm.bind(response_format={"type": "json_object"}), "json_mode", next="raw")
     if method == "json_schema":
-        return Plan(_bind_schema(llm, output_model, shape.indices), "json_schema", next="raw")
+        indices = None if _caches_the_schema(llm) else shape.indices
+        return Plan(_bind_schema(llm, output_model, indices), "json_schema", next="raw")
     return Plan(llm, "raw")
 
 
@@ -96,6 +99,16 @@ def is_refusal(exc: ModelError) -> bool:
     """Whether a failure looks like "this model does not take that option", not auth or outage."""
     cause = exc.__cause__ or exc
     return not is_transient(cause) and status_of(cause) in _REFUSAL_STATUS
+
+
+def _caches_the_schema(llm: BaseChatModel) -> bool:
+    """Whether the provider's prompt cache starts with the ``response_format`` schema (OpenAI's own API,
+    Azure's): a schema that changes each step would then cost the cached prefix. Self-hosted servers
+    (llama.cpp, vLLM, LM Studio, Ollama) turn it into a sampling grammar outside the prompt."""
+    if not type(llm).__module__.startswith("langchain_openai"):
+        return False
+    base = getattr(llm, "openai_api_base", None) or os.environ.get("OPENAI_BASE_URL") or ""
+    return not base or "openai.com" in base or "azure" in base or "Azure" in type(llm).__name__
 
 
 def _bind_schema(

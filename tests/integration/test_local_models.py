@@ -249,3 +249,26 @@ async def test_json_schema_admits_only_the_indices_of_the_page_the_model_sees(
         jsonschema.validate(click, form)
     click["action"][0]["index"] = indices[-1]
     jsonschema.validate(click, form)
+
+
+def test_openai_hosted_gets_the_same_schema_every_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenAI's prompt cache starts with the response_format schema: no per-page indices there."""
+    from langchain_openai import ChatOpenAI
+
+    from browser_agent.agent.models import build_output_model
+    from browser_agent.llm.methods import PromptShape, prepare
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    output = build_output_model(Controller().action_union(), 3)
+    shape = PromptShape(indices=(0, 1))
+
+    def index_schema(llm: Any) -> Any:
+        schema = prepare(llm, output, "json_schema", shape).runnable.kwargs["response_format"]  # type: ignore[attr-defined]
+        branches = schema["json_schema"]["schema"]["properties"]["action"]["items"]["anyOf"]
+        return next(
+            b["properties"]["index"] for b in branches if b["properties"]["action"]["enum"] == ["hover"]
+        )
+
+    assert index_schema(ChatOpenAI(api_key="sk-test", model="gpt-4o")) == {"type": "integer"}
+    local = ChatOpenAI(api_key="local", model="local", base_url="http://127.0.0.1:9/v1")
+    assert index_schema(local) == {"type": "integer", "enum": [0, 1]}
