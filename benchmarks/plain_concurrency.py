@@ -10,52 +10,42 @@ waits 1 s, and closes the context. Prints tasks per minute and CPU-s per task by
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import threading
 import time
-from collections import defaultdict
 
 from playwright.async_api import Browser, async_playwright
 
-from benchmarks.proc_tree import cpu_seconds, descendants, process_kind
+from benchmarks.tab_cost import CpuLedger
 from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.demo.site import DemoSite
 
 
 class TreeCpu:
-    """CPU-s used by this process tree while entered, by process kind, sampled in a thread."""
+    """CPU-s used by this process tree while entered, by process kind, charged every 0.2 s."""
 
     def __init__(self) -> None:
-        self.by_kind: dict[str, float] = defaultdict(float)
-        self._last: dict[int, float] = {}
-        self._kinds: dict[int, str] = {}
+        self._ledger = CpuLedger()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
+    @property
+    def by_kind(self) -> dict[str, float]:
+        return dict(self._ledger.phases["run"])
+
     def __enter__(self) -> TreeCpu:
+        self._ledger.charge("before")
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
-        self._sample()
+        self._ledger.charge("run")
 
     def _run(self) -> None:
         while not self._stop.wait(0.2):
-            self._sample()
-
-    def _sample(self) -> None:
-        for pid in descendants(os.getpid()):
-            try:
-                used = cpu_seconds(pid)
-                kind = self._kinds.setdefault(pid, process_kind(pid))
-            except (OSError, IndexError, ValueError):  # a process that just ended
-                continue
-            if used is not None:
-                self.by_kind[kind] += used - self._last.get(pid, 0.0)
-                self._last[pid] = used
+            self._ledger.charge("run")
 
 
 async def one_task(browser: Browser, url: str, slots: asyncio.Semaphore) -> None:

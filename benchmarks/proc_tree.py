@@ -48,6 +48,8 @@ def process_kind(pid: int) -> str:
         command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return "gone"
+    if not command.strip():  # a process that is exiting has no command line left
+        return "gone"
     if "--type=" in command:
         return command.split("--type=", 1)[1].split()[0]
     if "node" in command.split()[0]:
