@@ -26,6 +26,7 @@ from browser_agent.agent.planner import make_plan
 from browser_agent.agent.replay import Listener, ReplayOptions, ReplayReport, replay
 from browser_agent.agent.step_runner import StepDeps, StepRunner
 from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.watchdog import within
 from browser_agent.controller import Controller
 from browser_agent.errors import AgentRunError, ModelError
 from browser_agent.interrupts import run_interruptible
@@ -234,7 +235,7 @@ class Agent:
         if planner is None or number % self.settings.planner_interval != 0:
             return None
         try:
-            return await asyncio.wait_for(
+            return await within(
                 make_plan(
                     planner,
                     self._messages,
@@ -244,7 +245,7 @@ class Agent:
                         on_retry=lambda text: self.hooks.retry(self, self.secrets.redact(text)),
                     ),
                 ),
-                timeout=self.settings.step_timeout_s,
+                self.settings.step_timeout_s,
             )
         except (ModelError, TimeoutError) as exc:
             logger.warning(

@@ -18,6 +18,8 @@ from typing import Any
 
 from playwright.async_api import CDPSession
 
+from browser_agent.browser.watchdog import within
+
 __all__ = ["LONG_REQUEST_S", "RequestTracker"]
 
 LONG_REQUEST_S = 1.0
@@ -69,5 +71,5 @@ class RequestTracker:
                 return False  # the cap came first
             self._changed.clear()
             with contextlib.suppress(TimeoutError):  # a request aged out, or the cap: the loop decides
-                await asyncio.wait_for(self._changed.wait(), timeout)
+                await within(self._changed.wait(), timeout)
         return True

@@ -7,7 +7,6 @@ many agents share one browser.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
@@ -25,7 +24,7 @@ from browser_agent.browser.playwright_errors import PlaywrightError, map_navigat
 from browser_agent.browser.settle import wait_for_settle
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.browser.tabs import TabRegistry
-from browser_agent.browser.watchdog import bounded, responds
+from browser_agent.browser.watchdog import bounded, responds, within
 from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
 from browser_agent.dom.hooks import install_page_hooks
 from browser_agent.dom.models import DomSnapshot
@@ -140,12 +139,12 @@ class BrowserSession:
         driver, whose exit ends it.
         """
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._tabs.finish_downloads(), _CLOSE_S)
+            await within(self._tabs.finish_downloads(), _CLOSE_S)
         try:
             for closer in (self._context, self._browser):
                 if closer is not None:
                     with contextlib.suppress(PlaywrightError, TimeoutError):  # closing is best effort
-                        await asyncio.wait_for(closer.close(), _CLOSE_S)
+                        await within(closer.close(), _CLOSE_S)
         finally:
             self._context = self._browser = None
             if self._playwright is not None:
@@ -275,7 +274,7 @@ class BrowserSession:
             return True
         tab_id, dialogs = self._tabs.current_id, self._tabs.dialogs_seen()
         with contextlib.suppress(PlaywrightError, TimeoutError):
-            await asyncio.wait_for(page.close(run_before_unload=False), 3)
+            await within(page.close(run_before_unload=False), 3)
         self._tabs.forget(page)
         why = f" ({dialogs} dialogs in a row)" if dialogs else ""
         self._tabs.record(f"tab {tab_id} never stopped running a script{why} and was closed")
@@ -389,6 +388,6 @@ class BrowserSession:
 
 async def _safe_title(page: Page) -> str:
     try:
-        return await asyncio.wait_for(page.title(), timeout=2)
+        return await within(page.title(), 2)
     except (PlaywrightError, TimeoutError):
         return ""

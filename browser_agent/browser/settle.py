@@ -15,6 +15,7 @@ from playwright.async_api import Page
 
 from browser_agent.browser.network import RequestTracker
 from browser_agent.browser.playwright_errors import PlaywrightError, TargetClosedError
+from browser_agent.browser.watchdog import within
 
 __all__ = ["wait_dom_quiet", "wait_for_settle"]
 
@@ -54,7 +55,7 @@ async def wait_dom_quiet(page: Page, quiet_ms: float, cap_ms: float) -> bool:
     Returns ``False`` when a navigation replaced the document meanwhile: the new one is not settled yet.
     """
     try:
-        await asyncio.wait_for(page.evaluate(_DOM_QUIET_JS, [quiet_ms, cap_ms]), timeout=cap_ms / 1000 + 1)
+        await within(page.evaluate(_DOM_QUIET_JS, [quiet_ms, cap_ms]), cap_ms / 1000 + 1)
     except TargetClosedError:
         return True  # the tab is gone: nothing left to wait for
     except PlaywrightError as exc:

@@ -20,6 +20,7 @@ from playwright.async_api import CDPSession, Page
 
 from browser_agent.browser.network import NETWORK_ENABLE, RequestTracker
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.watchdog import within
 
 __all__ = ["SignalMark", "TabSignals"]
 
@@ -69,7 +70,7 @@ class TabSignals:
     async def terminate_script(self, cap_s: float) -> bool:
         """Stop the script the tab's main thread is running (a loop that never yields)."""
         try:
-            await asyncio.wait_for(self._cdp.send("Runtime.terminateExecution"), cap_s)
+            await within(self._cdp.send("Runtime.terminateExecution"), cap_s)
         except (PlaywrightError, TimeoutError):
             return False
         return True
@@ -84,11 +85,11 @@ class TabSignals:
         end = loop.time() + cap_s
         # Answered after the events the input caused (Chromium may hold it while a navigation is pending).
         with contextlib.suppress(PlaywrightError, TimeoutError):  # the tab is gone, or the cap
-            await asyncio.wait_for(self._cdp.send("Page.enable"), cap_s)
+            await within(self._cdp.send("Page.enable"), cap_s)
         while self._pending(mark, tabs()) and (left := end - loop.time()) > 0:
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), left)
+                await within(self._changed.wait(), left)
 
     def _pending(self, mark: SignalMark, tabs: int) -> bool:
         navigating = self.requests > mark.requests and self.navigating

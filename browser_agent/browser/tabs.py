@@ -14,6 +14,7 @@ from browser_agent.browser.network import RequestTracker
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.signals import TabSignals
 from browser_agent.browser.state import TabInfo
+from browser_agent.browser.watchdog import within
 from browser_agent.errors import TabClosedError
 
 __all__ = ["TabRegistry"]
@@ -131,7 +132,7 @@ class TabRegistry:
         infos = []
         for tab_id, page in sorted(self._pages.items()):
             try:
-                title = await asyncio.wait_for(page.title(), timeout=1)
+                title = await within(page.title(), 1)
             except (PlaywrightError, TimeoutError):
                 title = ""
             infos.append(TabInfo(tab_id, page.url, title))

@@ -16,9 +16,19 @@ from playwright.async_api import Page
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.errors import ActionTimeoutError
 
-__all__ = ["bounded", "responds"]
+__all__ = ["bounded", "responds", "within"]
 
 T = TypeVar("T")
+
+
+async def within(call: Awaitable[T], seconds: float) -> T:
+    """``await call``, at most ``seconds`` (``TimeoutError`` past them).
+
+    Used instead of ``asyncio.wait_for``, which on Python 3.11 returns the call's result when a
+    cancellation (a Ctrl-C) lands as the call ends, so the cancellation is lost.
+    """
+    async with asyncio.timeout(seconds):
+        return await call
 
 
 async def bounded(call: Awaitable[T], seconds: float, what: str) -> T:
@@ -28,7 +38,7 @@ async def bounded(call: Awaitable[T], seconds: float, what: str) -> T:
         ActionTimeoutError: the page did not answer in time (a message for the model).
     """
     try:
-        return await asyncio.wait_for(call, timeout=seconds)
+        return await within(call, seconds)
     except TimeoutError as exc:
         raise ActionTimeoutError(
             f"{what} got no answer from the page in {seconds:g} s (a script of the page never yields). "
@@ -39,7 +49,7 @@ async def bounded(call: Awaitable[T], seconds: float, what: str) -> T:
 async def responds(page: Page, seconds: float) -> bool:
     """Whether ``page``'s main thread runs a script within ``seconds``."""
     try:
-        await asyncio.wait_for(page.evaluate("0"), timeout=seconds)
+        await within(page.evaluate("0"), seconds)
     except (PlaywrightError, TimeoutError):
         return False
     return True

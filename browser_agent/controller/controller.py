@@ -7,7 +7,6 @@ current, or new elements appeared that the next action's index may no longer mea
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from browser_agent.browser import BrowserSession
+from browser_agent.browser.watchdog import within
 from browser_agent.controller.actions import register_builtins
 from browser_agent.controller.actions.done import register_structured_done
 from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionContext, ControllerSettings
@@ -149,7 +149,7 @@ async def _bounded(registered: RegisteredAction, action: ActionModel, ctx: Actio
     """``execute``, within ``action_timeout_s``; a page that never answers has its scripts stopped."""
     limit = ctx.settings.action_timeout_s
     try:
-        return await asyncio.wait_for(execute(registered, action, ctx), timeout=limit)
+        return await within(execute(registered, action, ctx), limit)
     except TimeoutError:
         kept = await ctx.session.unstick()
         note = "; its script was stopped" if kept else "; the tab never answered and was closed"
