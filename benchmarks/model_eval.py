@@ -6,7 +6,8 @@
 
 For each mode it prints, per task and in total: success (the site's own check), steps, seconds per step,
 input tokens per step, the prefix-reuse share (the part of each request identical to the start of the
-previous one, in o200k tokens, from step 3 on: what a provider's prefix cache can skip), and for every
+previous one, in o200k tokens, from step 3 on: what a provider's prefix cache can skip), the share the
+server says it read from its cache (``cached_tokens`` in its usage, from step 3 on), and for every
 failure a category: invalid output, loop, wrong element, gave up, timeout. Not part of CI: a 1.5B model
 on two CPU cores takes 5-60 s an answer.
 """
@@ -20,6 +21,7 @@ import json
 import statistics
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -69,6 +71,15 @@ def prefix_shares(requests: list[str]) -> list[float]:
     return shares
 
 
+def server_cache_shares(history: Any) -> list[float]:
+    """What the server itself says it read from its prompt cache, per model step from step 3 on."""
+    return [
+        s.usage.cached_input_tokens / s.usage.input_tokens
+        for s in history.steps
+        if s.step >= 3 and s.usage.input_tokens
+    ]
+
+
 @dataclass
 class Outcome:
     task: str
@@ -77,6 +88,7 @@ class Outcome:
     seconds: float
     input_tokens: int
     shares: list[float] = field(default_factory=list)
+    cached: list[float] = field(default_factory=list)
     failure: str = ""
     answer: str = ""
 
@@ -124,7 +136,8 @@ async def run_task(task: Task, site: EvalSite, mode: str, args: argparse.Namespa
     agent = Agent(
         task.text.format(base=site.origin),
         make_llm(args.base_url, args.model, log),
-        browser=BrowserConfig(),
+        # The suite's site only: a model that wanders (a web search, a guessed address) is fenced in.
+        browser=BrowserConfig(allowed_domains=("http://127.0.0.1:*",), fence_subresources=True),
         settings=AgentSettings(**options),
         sensitive_data={"pw": PASSWORD},
     )
@@ -138,6 +151,10 @@ async def run_task(task: Task, site: EvalSite, mode: str, args: argparse.Namespa
     seconds = time.perf_counter() - started
     if args.histories:
         history.save(f"{args.histories}/{mode}-{task.name}.json")
+    if args.requests:
+        dump = Path(args.requests) / f"{mode}-{task.name}.txt"
+        dump.parent.mkdir(parents=True, exist_ok=True)
+        dump.write_text("\n\n======== next request\n".join(log.requests), encoding="utf-8")
     answer = history.final_result() or ""
     success = site.check(task, answer)
     asked = sum(step.step > 0 for step in history.steps)  # step 0 opens the task's address, no model call
@@ -149,6 +166,7 @@ async def run_task(task: Task, site: EvalSite, mode: str, args: argparse.Namespa
         seconds / steps,
         history.total_input_tokens() // steps,
         prefix_shares(log.requests)[1:],
+        server_cache_shares(history),
         categorize(history, success),
         answer[:80],
     )
@@ -158,12 +176,14 @@ def report(mode: str, outcomes: list[Outcome]) -> dict[str, Any]:
     print(f"\n== mode {mode}")
     for o in outcomes:
         share = f"{statistics.median(o.shares) * 100:5.1f} %" if o.shares else "   -   "
+        cached = f"{statistics.median(o.cached) * 100:5.1f} %" if o.cached else "   -   "
         verdict = "ok  " if o.success else "FAIL"
         print(
             f"{o.task:11} {verdict} steps {o.steps:2d}  {o.seconds:6.1f} s/step  "
-            f"{o.input_tokens:6d} in/step  prefix {share}  {o.failure:13} {o.answer!r}"
+            f"{o.input_tokens:6d} in/step  prefix {share}  cached {cached}  {o.failure:13} {o.answer!r}"
         )
     shares = [s for o in outcomes for s in o.shares]
+    cached_shares = [s for o in outcomes for s in o.cached]
     summary = {
         "mode": mode,
         "success": sum(o.success for o in outcomes),
@@ -172,6 +192,7 @@ def report(mode: str, outcomes: list[Outcome]) -> dict[str, Any]:
         "s_per_step": round(statistics.median(o.seconds for o in outcomes), 1),
         "in_tokens_per_step": int(statistics.median(o.input_tokens for o in outcomes)),
         "prefix_share_median": round(statistics.median(shares) * 100, 1) if shares else None,
+        "server_cached_median": round(statistics.median(cached_shares) * 100, 1) if cached_shares else None,
         "failures": {
             c: sum(o.failure == c for o in outcomes) for c in sorted({o.failure for o in outcomes} - {""})
         },
@@ -204,6 +225,7 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=8)
     parser.add_argument("--out", help="write the summaries here as JSON")
     parser.add_argument("--histories", help="save each run's history in this folder")
+    parser.add_argument("--requests", help="save each run's requests, as the prompt cache sees them, here")
     args = parser.parse_args()
     summaries = asyncio.run(main_async(args))
     if args.out:

@@ -53,8 +53,10 @@ def scripted_agent(url: str):
 
     def policy(messages: list[BaseMessage]) -> dict[str, Any]:
         state = str(messages[-1].content)
-        if "Extracted for" in state:
-            mugs = json.loads(state.split("Extracted for", 1)[1].split(":\n", 1)[1].split("\n")[0])["mugs"]
+        last_results = str(messages[-2].content)  # the newest memo: the last step's results
+        if "Extracted for" in last_results:
+            found = last_results.rsplit("Extracted for", 1)[1].split(":\n", 1)[1].split("\n")[0]
+            mugs = json.loads(found)["mugs"]
             cheapest = min(mugs, key=lambda m: m["price_eur"])["name"]
             done = {"action": "done", "data": {"mugs": mugs, "cheapest": cheapest}, "success": True}
             return {"current_state": _brain("answer"), "action": [done]}

@@ -151,7 +151,6 @@ class Agent:
                 first = await runner.initial_step()
                 if first is not None:
                     self.history.append(first)
-                    runner.last_results = first.results
                 await self._loop(runner, session, max_steps)
         except (KeyboardInterrupt, asyncio.CancelledError):
             self.history.end_reason = "interrupted"

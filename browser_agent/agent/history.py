@@ -18,11 +18,13 @@ from browser_agent.report import render_gif, render_html
 
 if TYPE_CHECKING:
     from browser_agent.controller import Controller
+    from browser_agent.llm.usage import TokenUsage
 
 __all__ = ["AgentHistory", "AgentStep", "RunUsage", "StepScreenshot", "StepTimings", "StepUsage"]
 
 FORMAT_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
+_RENAMED_ACTIONS = {"search": "search_web"}  # old name -> new, for histories saved before the rename
 T = TypeVar("T", bound=BaseModel)
 EndReason = Literal["done", "max_steps", "max_failures", "stopped", "interrupted", "error"]
 
@@ -44,11 +46,23 @@ class StepTimings(BaseModel):
 class StepUsage(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_input_tokens: int = Field(
+        default=0, description="The part of input_tokens the provider read from its prompt cache."
+    )
 
     def __add__(self, other: StepUsage) -> StepUsage:
         return StepUsage(
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
+            cached_input_tokens=self.cached_input_tokens + other.cached_input_tokens,
+        )
+
+    @classmethod
+    def of(cls, usage: TokenUsage) -> StepUsage:
+        return cls(
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cached_input_tokens=usage.cached_input_tokens,
         )
 
 
@@ -267,14 +281,19 @@ class AgentHistory(BaseModel):
         history = cls._from_data(data, source)
         if controller is not None:
             for step in history.steps:
-                for action in step.actions:
+                actions = (step.model_output or {}).get("action", [])
+                for position, action in enumerate(actions):
                     try:
                         controller.parse_action(action)
                     except ValidationError as exc:
-                        raise UserError(
-                            f"Step {step.step} of {source} has an action this controller cannot run: "
-                            f"{_first_error(exc)}. Register that action on the controller you replay with."
-                        ) from exc
+                        renamed = _renamed(action, controller)
+                        if renamed is None:
+                            raise UserError(
+                                f"Step {step.step} of {source} has an action this controller cannot run: "
+                                f"{_first_error(exc)}. Register that action on the controller you replay "
+                                "with."
+                            ) from exc
+                        actions[position] = renamed
         return history
 
     @classmethod
@@ -299,6 +318,19 @@ class AgentHistory(BaseModel):
             raise UserError(f"{source} is not a valid history: {_first_line(exc)}") from exc
         except RecursionError as exc:
             raise UserError(f"{source} is nested too deeply to be a history.") from exc
+
+
+def _renamed(action: dict[str, Any], controller: Controller) -> dict[str, Any] | None:
+    """A built-in action saved under its old name, under its new one, when the controller runs that."""
+    new_name = _RENAMED_ACTIONS.get(str(action.get("action")))
+    if new_name is None:
+        return None
+    renamed = {**action, "action": new_name}
+    try:
+        controller.parse_action(renamed)
+    except ValidationError:
+        return None
+    return renamed
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -1,12 +1,15 @@
 """The conversation sent to the model: system prompt, task, a compact log of past steps, one state.
 
 Only the current step's state is sent whole; each earlier step survives as a one-line memo (goal,
-actions, outcome). Every request is laid out so that its beginning never changes within a run — the
-system prompt (rules, reply format, every action), the task, then the memos, each step's appended after
-the last — and the current state comes last: providers' prefix caches (OpenAI, Anthropic, llama.cpp,
-vLLM) then skip re-reading all but the new tail. When a request would pass ``max_input_tokens``, the
-oldest memos go, in one cut that leaves room for many more steps (the prefix then stays stable again),
-then the page text is cut; the task and the latest memory always stay. Every text is redacted.
+actions, outcome, the step's error). The newest memo, just above the state, is the only place the last
+actions' results appear: said twice, they cost 30-80 tokens a step (more after an extraction), all of it
+in the part a prefix cache cannot reuse. Every request is laid out so that its beginning never changes
+within a run — the system prompt (rules, reply format, every action), the task, then the memos, each
+step's appended after the last — and the current state comes last: providers' prefix caches (OpenAI,
+Anthropic, llama.cpp, vLLM) then skip re-reading all but the new tail. When a request would pass
+``max_input_tokens``, the oldest memos go (never the newest), in one cut that leaves room for many more
+steps (the prefix then stays stable again), then the page text is cut; the task and the latest memory
+always stay. Every text is redacted.
 """
 
 from __future__ import annotations
@@ -99,18 +102,28 @@ class MessageBuilder:
     def redact(self, text: str) -> str:
         return self._secrets.redact(text)
 
-    def add_memo(self, step: int, output: dict[str, Any] | None, results: list[dict[str, Any]]) -> None:
+    def add_memo(
+        self,
+        step: int,
+        output: dict[str, Any] | None,
+        results: list[dict[str, Any]],
+        error: str | None = None,
+    ) -> None:
         """Remember a finished step in one paragraph; its memory becomes the latest memory."""
         parts = [f"Step {step}:"]
         if output:
             brain = output.get("current_state", {})
             self.memory = str(brain.get("memory", self.memory))
-            parts.append(f"goal: {brain.get('next_goal', '')}.")
+            goal = str(brain.get("next_goal", "")).strip().rstrip(".")
+            if goal:
+                parts.append(f"goal: {goal}.")
             calls = [_call_text(a) for a in output.get("action", [])]
             parts.append("actions: " + "; ".join(calls) + ".")
         outcomes = [_result_text(r) for r in results]
         if outcomes:
             parts.append("outcome: " + " | ".join(outcomes))
+        if error:
+            parts.append(f"error: {error}")
         self.memos.append(StepMemo(step, self._secrets.redact(" ".join(parts))))
 
     def state_text(
@@ -120,20 +133,21 @@ class MessageBuilder:
         step: int,
         max_steps: int,
         plan: str | None,
-        last_results: list[dict[str, Any]],
         warnings: list[str] | None = None,
     ) -> str:
+        """The current state: where the browser is, what changed, the page. The last actions' results
+        are in the newest memo, just above it."""
         lines = [f"Step {step} of {max_steps}.", f"Current URL: {state.url}", f"Title: {state.title}"]
-        tabs = [
-            f"  [{t.tab_id}] {t.title or '(untitled)'} - {t.url}"
-            + (" (current)" if t.tab_id == state.current_tab_id else "")
-            for t in state.tabs
-        ]
-        lines += ["Tabs:", *tabs]
+        if len(state.tabs) > 1 or any(t.tab_id != state.current_tab_id for t in state.tabs):
+            # One tab is the current URL and title again; the list only says something with two or more.
+            tabs = [
+                f"  [{t.tab_id}] {t.title or '(untitled)'} - {t.url}"
+                + (" (current)" if t.tab_id == state.current_tab_id else "")
+                for t in state.tabs
+            ]
+            lines += ["Tabs:", *tabs]
         if state.events:
             lines += ["Since the last step:", *(f"  - {e}" for e in state.events)]
-        if last_results:
-            lines += ["Results of the last actions:", *(f"  - {_result_text(r)}" for r in last_results)]
         lines += [f"Warning: {w}" for w in warnings or ()]
         if self.memory:
             lines.append(f"Your memory: {self.memory}")
@@ -150,7 +164,7 @@ class MessageBuilder:
         task = HumanMessage(content=self._secrets.redact(f"Your task: {self.task}"))
         messages = self._assemble(task, state_text, screenshot_b64)
         over = estimate_tokens(messages) - self._budget
-        if over > 0 and self.dropped < len(self.memos):
+        if over > 0 and self.dropped < len(self.memos) - 1:
             # One cut, with room to spare: the next steps append to an unchanged beginning again.
             self._drop_memos(over + self._budget // TRIM_SLACK_PART)
             messages = self._assemble(task, state_text, screenshot_b64)
@@ -162,8 +176,9 @@ class MessageBuilder:
         return messages
 
     def _drop_memos(self, tokens: int) -> None:
-        """Leave out the oldest memos worth at least ``tokens``, for good."""
-        while tokens > 0 and self.dropped < len(self.memos):
+        """Leave out the oldest memos worth at least ``tokens``, for good; never the newest, which holds
+        the last actions' results."""
+        while tokens > 0 and self.dropped < len(self.memos) - 1:
             tokens -= len(self.memos[self.dropped].text) // CHARS_PER_TOKEN + 1
             self.dropped += 1
 

@@ -78,6 +78,8 @@ class ConsoleReporter:
         of = f"/{max_steps}" if max_steps else ""
         seconds = step.timings.total_ms / 1000
         tokens = f"{step.usage.input_tokens:,}+{step.usage.output_tokens:,} tokens"
+        if step.usage.cached_input_tokens:
+            tokens += f" ({step.usage.cached_input_tokens:,} cached)"
         model = step.timings.model_ms / 1000
         self.console.print(
             f"[bold cyan]Step {step.step}{of}[/] [dim]{seconds:.1f} s (model {model:.1f} s)"
@@ -98,7 +100,15 @@ class ConsoleReporter:
     def _summary_text(self, history: AgentHistory) -> None:
         usage = history.usage
         table = Table(title="Run summary", title_justify="left")
-        for column in ("steps", "ended by", "success", "seconds", "tokens in", "tokens out", "errors"):
+        for column in (
+            "steps",
+            "ended by",
+            "success",
+            "seconds",
+            "tokens in (cached)",
+            "tokens out",
+            "errors",
+        ):
             table.add_column(column)
         success = {True: "yes", False: "no", None: "not done"}[history.is_successful()]
         errors = sum(1 for e in history.errors() if e)
@@ -107,7 +117,7 @@ class ConsoleReporter:
             history.end_reason or "-",
             success,
             f"{history.total_duration_seconds():.1f}",
-            f"{usage.total.input_tokens:,}",
+            f"{usage.total.input_tokens:,} ({usage.total.cached_input_tokens:,})",
             f"{usage.total.output_tokens:,}",
             str(errors),
         )
@@ -156,6 +166,7 @@ def _step_event(step: AgentStep, max_steps: int | None) -> dict[str, Any]:
         "seconds": round(step.timings.total_ms / 1000, 3),
         "model_seconds": round(step.timings.model_ms / 1000, 3),
         "input_tokens": step.usage.input_tokens,
+        "cached_input_tokens": step.usage.cached_input_tokens,
         "output_tokens": step.usage.output_tokens,
         "corrections": step.corrections,
         "retries": step.retries,

@@ -62,11 +62,10 @@ def _now() -> float:
 
 
 class StepRunner:
-    """Runs the steps of one run; keeps what the next step must be told (results, memos)."""
+    """Runs the steps of one run; keeps what the next step must be told (memos, warnings)."""
 
     def __init__(self, deps: StepDeps) -> None:
         self.deps = deps
-        self.last_results: list[dict[str, Any]] = []
         self._output_models: dict[tuple[type[Any], ...], type[AgentOutput]] = {}
         self._current: AgentStep | None = None
         self._started = 0.0
@@ -101,9 +100,7 @@ class StepRunner:
         """Observe the page, ask the model, run its actions; a failure is recorded, not raised."""
         step = self._begin(number, plan)
         if plan_usage is not None:
-            step.planner_usage = StepUsage(
-                input_tokens=plan_usage.input_tokens, output_tokens=plan_usage.output_tokens
-            )
+            step.planner_usage = StepUsage.of(plan_usage)
         settings = self.deps.settings
         try:
             state = await self.deps.session.state(
@@ -184,7 +181,6 @@ class StepRunner:
             step=number,
             max_steps=max_steps,
             plan=plan,
-            last_results=self.last_results,
             warnings=warnings,
         )
         messages = deps.messages.build(text, screenshot)
@@ -210,7 +206,7 @@ class StepRunner:
                 step.usage = StepUsage(input_tokens=exc.input_tokens, output_tokens=exc.output_tokens)
             return None
         self._keep_method(reply.method)
-        step.usage = StepUsage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens)
+        step.usage = StepUsage.of(reply.usage)
         step.corrections = reply.attempts - 1
         return reply
 
@@ -262,9 +258,7 @@ class StepRunner:
         step.results = [r.model_dump(mode="json", exclude={"element"}) for r in results]
         for r in results:
             if r.usage is not None:
-                step.extraction_usage += StepUsage(
-                    input_tokens=r.usage.input_tokens, output_tokens=r.usage.output_tokens
-                )
+                step.extraction_usage += StepUsage.of(r.usage)
         if step.screenshot is not None:
             step.screenshot.targets = [
                 [r.element.rect.x, r.element.rect.y, r.element.rect.width, r.element.rect.height]
@@ -289,8 +283,7 @@ class StepRunner:
         shot = step.screenshot
         step = AgentStep.model_validate(self.deps.secrets.redact_obj(step.model_dump(exclude={"screenshot"})))
         step.screenshot = shot
-        self.deps.messages.add_memo(step.step, step.model_output, step.results)
-        self.last_results = step.results + ([{"action": "step", "error": step.error}] if step.error else [])
+        self.deps.messages.add_memo(step.step, step.model_output, step.results, step.error)
         logger.info("step %d: %s", step.step, _outcome_line(step))
         return step
 

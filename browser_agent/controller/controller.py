@@ -39,7 +39,7 @@ class Controller:
 
     Args:
         exclude_actions: Names of actions not to offer (built-in or yours).
-        search_engine_url: The URL ``search`` opens; ``{query}`` is replaced by the quoted query.
+        search_engine_url: The URL ``search_web`` opens; ``{query}`` is replaced by the quoted query.
         action_timeout_s: Longest one action may take; past it the action fails and the tab's
             scripts are stopped (a page whose script never yields cannot hold the run).
     """

@@ -13,13 +13,23 @@ __all__ = ["TokenUsage", "usage_of"]
 
 @dataclass(frozen=True, slots=True)
 class TokenUsage:
-    """Input and output tokens of one or more model calls; ``a + b`` sums them."""
+    """Input and output tokens of one or more model calls; ``a + b`` sums them.
+
+    ``cached_input_tokens`` is the part of the input the provider read from its prompt cache (OpenAI's
+    ``cached_tokens``, Anthropic's cache reads, llama.cpp's and vLLM's reused prefix): what the stable
+    beginning of each request saves.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_input_tokens: int = 0
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens)
+        return TokenUsage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cached_input_tokens + other.cached_input_tokens,
+        )
 
     @property
     def total_tokens(self) -> int:
@@ -31,21 +41,42 @@ def _as_int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def _field(raw: Any, *path: str) -> int:
+    for key in path:
+        if not isinstance(raw, Mapping):
+            return 0
+        raw = raw.get(key)
+    return _as_int(raw)
+
+
 def usage_of(message: BaseMessage) -> TokenUsage:
     """Read the token usage a provider reported on ``message``; zeros when it reported none.
 
-    langchain's standard ``usage_metadata`` comes first; older integrations only fill
-    ``response_metadata["token_usage"]`` (OpenAI names) or ``["usage"]`` (Anthropic names).
+    langchain's standard ``usage_metadata`` comes first (cache reads in ``input_token_details``); older
+    integrations only fill ``response_metadata["token_usage"]`` (OpenAI names, cache reads in
+    ``prompt_tokens_details.cached_tokens``) or ``["usage"]`` (Anthropic names,
+    ``cache_read_input_tokens``).
     """
     metadata = getattr(message, "usage_metadata", None)
     if isinstance(metadata, Mapping) and metadata:
-        return TokenUsage(_as_int(metadata.get("input_tokens")), _as_int(metadata.get("output_tokens")))
+        return TokenUsage(
+            _as_int(metadata.get("input_tokens")),
+            _as_int(metadata.get("output_tokens")),
+            _field(metadata, "input_token_details", "cache_read"),
+        )
     response = message.response_metadata or {}
     for key in ("token_usage", "usage"):
         raw = response.get(key)
         if isinstance(raw, Mapping):
+            cached = _field(raw, "prompt_tokens_details", "cached_tokens") or _field(
+                raw, "cache_read_input_tokens"
+            )
+            prompt = _as_int(raw.get("prompt_tokens", raw.get("input_tokens")))
+            if "cache_read_input_tokens" in raw:  # Anthropic counts cache reads apart from input_tokens
+                prompt += cached + _field(raw, "cache_creation_input_tokens")
             return TokenUsage(
-                _as_int(raw.get("prompt_tokens", raw.get("input_tokens"))),
+                prompt,
                 _as_int(raw.get("completion_tokens", raw.get("output_tokens"))),
+                cached,
             )
     return TokenUsage()

@@ -89,7 +89,9 @@ def _summary(history: Mapping[str, Any], steps: list[dict[str, Any]]) -> str:
     for role, key in (("agent", "usage"), ("planner", "planner_usage"), ("extraction", "extraction_usage")):
         tokens_in, tokens_out = _tokens(steps, key)
         if tokens_in or tokens_out or role == "agent":
-            rows.append((f"Tokens ({role})", f"{tokens_in:,} in / {tokens_out:,} out"))
+            cached = sum((s.get(key) or {}).get("cached_input_tokens", 0) for s in steps)
+            note = f" ({cached:,} in from the provider's cache)" if cached else ""
+            rows.append((f"Tokens ({role})", f"{tokens_in:,} in / {tokens_out:,} out{note}"))
     body = "".join(f"<tr><td class=dim>{k}</td><td>{v}</td></tr>" for k, v in rows)
     return f"<header><h1>Run report</h1><table class=sum>{body}</table></header>"
 
@@ -156,6 +158,8 @@ def _meta(step: dict[str, Any]) -> str:
         f"model {t.get('model_ms', 0):.0f} ms, actions {t.get('actions_ms', 0):.0f} ms)",
         f"tokens {usage.get('input_tokens', 0):,} in / {usage.get('output_tokens', 0):,} out",
     ]
+    if usage.get("cached_input_tokens"):
+        parts[-1] += f" ({usage['cached_input_tokens']:,} in from the provider's cache)"
     extra = step.get("extraction_usage") or {}
     if extra.get("input_tokens"):
         parts.append(f"extraction {extra['input_tokens']:,} in / {extra.get('output_tokens', 0):,} out")

@@ -51,7 +51,7 @@ async def test_go_to_url_go_back_and_a_refused_domain(
 
 async def test_search_uses_the_configured_engine(session: BrowserSession, server: LocalServer) -> None:
     controller = Controller(search_engine_url=server.url("controller/target.html?q={query}"))
-    [result] = await controller.run([{"action": "search", "query": "blue mugs & cups"}], session)
+    [result] = await controller.run([{"action": "search_web", "query": "blue mugs & cups"}], session)
     assert result.error is None
     assert session.page.url.endswith("target.html?q=blue+mugs+%26+cups")
 

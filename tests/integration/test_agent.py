@@ -236,7 +236,9 @@ async def test_an_unknown_index_is_reported_to_the_model_not_fatal(session: Brow
     llm = ScriptedChatModel(replies=replies)
     history = await Agent("Open", llm, browser=session).run(max_steps=3)
     assert "element 99 is not on the page" in (history.errors()[1] or "")
-    assert "element 99 is not on the page" in state_text(llm.calls[2].messages)
+    # The next request says it in the newest memo, right above the state.
+    newest_memo = str(llm.calls[2].messages[-2].content).splitlines()[-1]
+    assert newest_memo.startswith("Step 2:") and "element 99 is not on the page" in newest_memo
 
 
 async def test_planner_runs_every_n_steps_and_its_plan_reaches_the_next_call(

@@ -117,6 +117,34 @@ async def test_replies_that_never_validate_still_count_in_the_step_tokens(
     assert (failed.usage.input_tokens, failed.usage.output_tokens) == (900, 60)  # 3 calls of 300 + 20
 
 
+async def test_the_provider_s_cache_reads_are_recorded_and_cover_all_but_the_newest_step(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    # The stand-in reuses the previous prompt's prefix as llama.cpp does and says how much, as OpenAI
+    # does; langchain-openai reads it and each step records it.
+    moves = [
+        {"action": "scroll", "direction": "down"},
+        {"action": "wait", "seconds": 0},
+        {"action": "scroll", "direction": "up"},
+        {"action": "wait", "seconds": 0.1},
+    ]
+    first, done = answers(server)
+    steps = [
+        first,
+        *({"current_state": brain(f"look {n}"), "action": [m]} for n, m in enumerate(moves)),
+        done,
+    ]
+    with FakeOpenAI(steps, prefix_cache=True) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(8)
+    assert history.final_result() == "XK-42"
+    shares = [s.usage.cached_input_tokens / s.usage.input_tokens for s in history.steps]
+    assert shares[0] == 0 and all(0 < share < 1 for share in shares[1:]), shares
+    # From the third request on, all that changes is the newest memo and the state (a short page here).
+    assert min(shares[2:]) >= 0.8, shares
+    assert history.usage.agent.cached_input_tokens == sum(s.usage.cached_input_tokens for s in history.steps)
+
+
 def test_the_decoding_grammar_caps_the_text_fields_and_nothing_else_does() -> None:
     from browser_agent.agent.models import build_output_model, tool_parameters
     from browser_agent.llm.schemas import compact_schema, grammar_schema

@@ -30,6 +30,12 @@ def _state(messages: list[BaseMessage]) -> str:
     return next(str(m.content) for m in reversed(messages) if "Current URL:" in str(m.content))
 
 
+def _request(messages: list[BaseMessage]) -> str:
+    """Everything after the system prompt: the task, the memos (the last results are in the newest), the
+    state."""
+    return "\n".join(str(m.content) for m in messages[1:])
+
+
 def _url(messages: list[BaseMessage]) -> str:
     found = re.search(r"Current URL: (\S+)", _state(messages))
     return found.group(1) if found else ""
@@ -108,7 +114,7 @@ async def test_a_step_past_its_time_limit_is_failed_and_the_run_goes_on(
 ) -> None:
     def policy(messages: list[BaseMessage]) -> dict[str, Any]:
         url, state = _url(messages), _state(messages)
-        if "alert_click" in url and "longer than" not in state:
+        if "alert_click" in url and "longer than" not in _request(messages):
             index = find_index(page_of_state(state), "button", "Spin for ever")
             return reply("spin", {"action": "click_element", "index": index})
         if "alert_click" in url:
@@ -174,13 +180,12 @@ async def test_with_every_tab_closed_a_blank_tab_is_opened_and_the_model_goes_on
     states: list[str] = []
 
     def policy(messages: list[BaseMessage]) -> dict[str, Any]:
-        state = _state(messages)
-        states.append(state)
+        states.append(_request(messages))
         if len(states) == 1:
             return reply("open", {"action": "go_to_url", "url": server.url("safety/calm.html")})
         if len(states) == 2:
-            tab = int(re.search(r"\[(\d+)\] Calm", state).group(1))  # type: ignore[union-attr]
-            return reply("close it", {"action": "close_tab", "tab_id": tab})
+            assert "Tabs:" not in _state(messages), "one tab is not listed: it is the current URL and title"
+            return reply("close it", {"action": "close_tab", "tab_id": 0})  # the only tab; ids start at 0
         if "calm" not in _url(messages):
             return reply("reopen", {"action": "go_to_url", "url": server.url("safety/calm.html")})
         return finish()

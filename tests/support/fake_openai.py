@@ -10,7 +10,10 @@ Like the servers users run, it can also:
   with the scripted object as text only if it validates against that schema (a constrained server cannot
   produce anything else); otherwise it answers 500, which fails the test;
 * answer tool calls with text (``tools_as_text=True``), as llama.cpp's server does;
-* stop a reply at the token limit (a ``Cut`` answer: its text, ``finish_reason: length``).
+* stop a reply at the token limit (a ``Cut`` answer: its text, ``finish_reason: length``);
+* reuse the prompt prefix (``prefix_cache=True``): like llama.cpp and vLLM it keeps the previous request's
+  prompt and reports, in ``usage.prompt_tokens_details.cached_tokens``, how much of the new one starts
+  the same (a token is four characters here).
 """
 
 from __future__ import annotations
@@ -45,8 +48,11 @@ class FakeOpenAI(LoopbackServer):
         answers: list[Answer] | Callable[[dict[str, Any]], Answer],
         *,
         tools_as_text: bool = False,
+        prefix_cache: bool = False,
     ) -> None:
         self.answers = answers if callable(answers) else list(answers)
+        self.prefix_cache = prefix_cache
+        self._last_prompt = ""
         self.requests: list[dict[str, Any]] = []
         self.schema_errors: list[str] = []
         fake = self
@@ -57,6 +63,7 @@ class FakeOpenAI(LoopbackServer):
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                self.body = body
                 fake.requests.append(body)
                 answer = fake.answers(body) if callable(fake.answers) else fake.answers.pop(0)
                 if isinstance(answer, int):
@@ -107,6 +114,8 @@ class FakeOpenAI(LoopbackServer):
                 )
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
+                if fake.prefix_cache and "usage" in payload:
+                    payload["usage"] = fake.cached_usage(self.body)
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -119,6 +128,25 @@ class FakeOpenAI(LoopbackServer):
     @property
     def base_url(self) -> str:
         return f"{self.origin}/v1"
+
+    def cached_usage(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Usage as a prefix-reusing server reports it: the tools, then every message, in order."""
+        prompt = json.dumps(body.get("tools", [])) + "".join(
+            f"<{m['role']}>{m['content'] if isinstance(m['content'], str) else json.dumps(m['content'])}"
+            for m in body["messages"]
+        )
+        same = next(
+            (i for i, (a, b) in enumerate(zip(prompt, self._last_prompt, strict=False)) if a != b),
+            min(len(prompt), len(self._last_prompt)),
+        )
+        self._last_prompt = prompt
+        tokens = len(prompt) // 4
+        return {
+            "prompt_tokens": tokens,
+            "completion_tokens": 20,
+            "total_tokens": tokens + 20,
+            "prompt_tokens_details": {"cached_tokens": same // 4},
+        }
 
 
 def _completion(model: str, message: dict[str, Any], finish: str) -> dict[str, Any]:

@@ -37,34 +37,57 @@ def _output(n: int) -> dict:
     }
 
 
-def test_state_message_holds_url_tabs_events_results_and_memory() -> None:
+def test_state_message_holds_url_tabs_events_and_memory_and_the_newest_memo_the_results() -> None:
     builder = _builder()
-    builder.add_memo(1, _output(1), [{"action": "click_element", "extracted_content": "clicked"}])
-    text = builder.state_text(
-        _state(),
-        step=2,
-        max_steps=10,
-        plan="State: fine",
-        last_results=[{"action": "input_text", "error": "element 9 is not on the page"}],
+    builder.add_memo(1, _output(1), [{"action": "input_text", "error": "element 9 is not on the page"}])
+    two_tabs = (TabInfo(0, "http://127.0.0.1:1/page", "Page"), TabInfo(1, "http://127.0.0.1:1/new", "New"))
+    state = BrowserState(
+        url="http://127.0.0.1:1/page",
+        title="Page",
+        tabs=two_tabs,
+        current_tab_id=0,
+        events=("a new tab 1 opened",),
     )
+    text = builder.state_text(state, step=2, max_steps=10, plan="State: fine")
     for expected in (
         "Step 2 of 10",
         "Current URL: http://127.0.0.1:1/page",
         "[0] Page",
+        "[1] New - http://127.0.0.1:1/new",
         "(current)",
         "a new tab 1 opened",
-        "input_text failed: element 9 is not on the page",
         "Your memory: memory 1",
         "Plan from the planner:\nState: fine",
     ):
         assert expected in text
+    messages = builder.build(text)
+    # Said once, in the memo right above the state: not again in the state.
+    newest_memo = str(messages[-2].content).splitlines()[-1]
+    assert (
+        newest_memo.startswith("Step 1:") and "input_text failed: element 9 is not on the page" in newest_memo
+    )
+    assert "element 9" not in text
+
+
+def test_one_tab_is_not_listed_again_and_an_empty_goal_is_left_out() -> None:
+    builder = _builder()
+    builder.add_memo(0, {"current_state": {"next_goal": ""}, "action": [{"action": "wait"}]}, [])
+    text = builder.state_text(_state(), step=1, max_steps=5, plan=None)
+    assert "Tabs:" not in text and text.count("http://127.0.0.1:1/page") == 1
+    assert builder.memos[-1].text == "Step 0: actions: wait()."
+
+
+def test_a_failed_step_says_why_in_its_memo() -> None:
+    builder = _builder()
+    builder.add_memo(3, _output(3), [], "Loop: these actions were already sent 3 times")
+    assert builder.memos[-1].text.endswith("error: Loop: these actions were already sent 3 times")
 
 
 def test_only_one_state_message_per_request_and_memos_are_compact() -> None:
     builder = _builder()
     for n in range(1, 4):
         builder.add_memo(n, _output(n), [{"action": "click_element", "extracted_content": f"clicked {n}"}])
-    messages = builder.build(builder.state_text(_state(), step=4, max_steps=10, plan=None, last_results=[]))
+    messages = builder.build(builder.state_text(_state(), step=4, max_steps=10, plan=None))
     assert [m.type for m in messages] == ["system", "human", "human", "human"]
     assert "Step 1: goal: goal 1. actions: click_element(index=1). outcome: click_element: clicked 1" in str(
         messages[2].content
@@ -76,9 +99,7 @@ def test_budget_drops_oldest_memos_first_and_keeps_task_and_memory() -> None:
     builder = _builder(budget=1_000)
     for n in range(1, 200):
         builder.add_memo(n, _output(n), [{"action": "click_element", "extracted_content": "x" * 40}])
-    messages = builder.build(
-        builder.state_text(_state(), step=200, max_steps=300, plan=None, last_results=[])
-    )
+    messages = builder.build(builder.state_text(_state(), step=200, max_steps=300, plan=None))
     assert estimate_tokens(messages) <= 1_000
     text = "\n".join(str(m.content) for m in messages)
     assert "Your task: log in" in text and "Your memory: memory 199" in text
@@ -86,9 +107,20 @@ def test_budget_drops_oldest_memos_first_and_keeps_task_and_memory() -> None:
     assert "oldest left out" in text
 
 
+def test_budget_never_drops_the_newest_memo_which_holds_the_last_results() -> None:
+    builder = _builder(budget=1_000)
+    builder.add_memo(
+        1, _output(1), [{"action": "extract_content", "extracted_content": "the price is 42 EUR"}]
+    )
+    huge = builder.state_text(_state(), step=2, max_steps=5, plan=None) + "\n" + "y" * 20_000
+    messages = builder.build(huge)
+    assert estimate_tokens(messages) <= 1_000
+    assert "the price is 42 EUR" in "\n".join(str(m.content) for m in messages)
+
+
 def test_page_text_is_cut_when_memos_are_not_enough() -> None:
     builder = _builder(budget=1_000)
-    huge = builder.state_text(_state(), step=1, max_steps=5, plan=None, last_results=[]) + "\n" + "y" * 20_000
+    huge = builder.state_text(_state(), step=1, max_steps=5, plan=None) + "\n" + "y" * 20_000
     messages = builder.build(huge)
     assert estimate_tokens(messages) <= 1_000
     assert "cut to fit the token budget" in str(messages[-1].content)
@@ -99,13 +131,10 @@ def test_secret_values_never_reach_a_message() -> None:
     builder.add_memo(
         1, _output(1), [{"action": "input_text", "extracted_content": "typed hunter2-very-secret"}]
     )
-    text = builder.state_text(
-        _state(),
-        step=2,
-        max_steps=5,
-        plan=None,
-        last_results=[{"action": "x", "extracted_content": "value=hunter2-very-secret"}],
+    builder.add_memo(
+        2, None, [{"action": "x", "extracted_content": "value=hunter2-very-secret"}], "hunter2-very-secret"
     )
+    text = builder.state_text(_state(), step=3, max_steps=5, plan=None)
     messages = builder.build(text)
     joined = "\n".join(str(m.content) for m in messages)
     assert "hunter2-very-secret" not in joined
@@ -123,7 +152,7 @@ def test_an_empty_tab_shows_an_empty_page_and_an_empty_page_says_it_has_no_eleme
     def text(url: str) -> str:
         empty = DomSnapshot(url, "", (), {}, ScrollInfo())
         state = BrowserState(url=url, title="", tabs=(TabInfo(0, url, ""),), current_tab_id=0, snapshot=empty)
-        return _builder().state_text(state, step=1, max_steps=5, plan=None, last_results=[])
+        return _builder().state_text(state, step=1, max_steps=5, plan=None)
 
     blank = text("about:blank")
     assert "<page>\n\n</page>" in blank and "no interactive elements" not in blank

@@ -67,7 +67,7 @@ def test_every_request_begins_with_the_previous_one_but_its_last_message() -> No
     messages = builder()
     previous: list[str] | None = None
     for n in range(1, 8):
-        text = messages.state_text(state(n), step=n, max_steps=10, plan=None, last_results=[])
+        text = messages.state_text(state(n), step=n, max_steps=10, plan=None)
         request = serialized(messages.build(text))
         if previous is not None:
             assert_extends(previous, request)
@@ -80,7 +80,7 @@ def test_trimming_cuts_once_then_the_beginning_stays_stable_again() -> None:
     messages = builder(budget=1_200)
     cuts, previous = 0, None
     for n in range(1, 40):
-        text = messages.state_text(state(n), step=n, max_steps=40, plan=None, last_results=[])
+        text = messages.state_text(state(n), step=n, max_steps=40, plan=None)
         before = messages.dropped
         request = serialized(messages.build(text))
         if messages.dropped != before:

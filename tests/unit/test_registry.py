@@ -10,6 +10,7 @@ from langchain_core.language_models import BaseChatModel
 from playwright.async_api import Frame, Page
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from browser_agent import AgentHistory
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionContext, ActionModel, ActionResult, Controller
 from browser_agent.controller.execution import execute
@@ -18,7 +19,7 @@ from browser_agent.errors import UserError
 from browser_agent.sensitive import Secrets
 
 BUILTINS = {
-    "go_to_url", "go_back", "search", "wait", "click_element", "input_text", "hover", "send_keys",
+    "go_to_url", "go_back", "search_web", "wait", "click_element", "input_text", "hover", "send_keys",
     "upload_file", "get_dropdown_options", "select_dropdown_option", "open_tab", "switch_tab", "close_tab",
     "scroll", "scroll_to_text", "extract_content", "done",
 }  # fmt: skip
@@ -30,10 +31,10 @@ def names(controller: Controller, url: str | None = None) -> set[str]:
 
 def test_every_builtin_is_offered_and_excludable() -> None:
     assert names(Controller()) == BUILTINS
-    trimmed = Controller(exclude_actions=["search", "wait"])
-    assert names(trimmed) == BUILTINS - {"search", "wait"}
+    trimmed = Controller(exclude_actions=["search_web", "wait"])
+    assert names(trimmed) == BUILTINS - {"search_web", "wait"}
     with pytest.raises(ValidationError):
-        trimmed.parse_action({"action": "search", "query": "x"})
+        trimmed.parse_action({"action": "search_web", "query": "x"})
 
 
 def test_decorator_returns_the_function_and_builds_a_flat_described_model() -> None:
@@ -266,3 +267,26 @@ def test_override_replaces_a_builtin_in_its_place_and_a_plain_duplicate_says_how
         return answer
 
     assert trimmed.registry.get("done").function is done, "an override is kept even when the name is excluded"
+
+
+def _saved_history(tmp_path, action: dict) -> str:
+    path = tmp_path / "old.json"
+    step = {"step": 1, "url": "http://127.0.0.1:1/", "model_output": {"action": [action]}}
+    path.write_text(json.dumps({"version": 2, "task": "t", "steps": [step]}), encoding="utf-8")
+    return str(path)
+
+
+def test_a_history_saved_with_the_old_search_name_loads_as_search_web(tmp_path) -> None:
+    path = _saved_history(tmp_path, {"action": "search", "query": "lamps"})
+    history = AgentHistory.load(path, Controller())
+    assert history.steps[0].actions == [{"action": "search_web", "query": "lamps"}]
+    # A controller whose own "search" action exists keeps it; one with neither says what is missing.
+    custom = Controller()
+
+    @custom.action("Search the shop")
+    async def search(query: str) -> str:
+        return query
+
+    assert AgentHistory.load(path, custom).steps[0].actions[0]["action"] == "search"
+    with pytest.raises(UserError, match="cannot run"):
+        AgentHistory.load(path, Controller(exclude_actions=["search_web"]))

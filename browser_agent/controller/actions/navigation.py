@@ -9,7 +9,7 @@ from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
 from browser_agent.errors import ActionError
 
-__all__ = ["go_back", "go_to_url", "register", "search", "wait"]
+__all__ = ["go_back", "go_to_url", "register", "search_web", "wait"]
 
 
 async def go_to_url(url: str, ctx: ActionContext) -> str:
@@ -51,11 +51,14 @@ async def go_back(ctx: ActionContext) -> str:
     return f"Went back to {ctx.page.url}"
 
 
-async def search(query: str, ctx: ActionContext) -> str:
-    """Search the web in the current tab.
+async def search_web(query: str, ctx: ActionContext) -> str:
+    """Search the web with a search engine, in the current tab.
+
+    Named for the web: a small model told to "search for lamp" on a shop called plain ``search`` and
+    left the shop for a search engine; a site's own search box is an element to type into.
 
     Args:
-        query: The search terms, as you would type them into a search box.
+        query: The search terms.
     """
     url = ctx.settings.search_engine_url.replace("{query}", quote_plus(query))
     await ctx.session.navigate(url)
@@ -78,5 +81,5 @@ async def wait(ctx: ActionContext, seconds: float = 3.0) -> str:
 def register(registry: Registry) -> None:
     registry.add(go_to_url, "Open a URL in the current tab.")
     registry.add(go_back, "Go back one page.")
-    registry.add(search, "Search the web.")
-    registry.add(wait, "Wait for the page to load or change.")
+    registry.add(search_web, "Search the web (not this site).")
+    registry.add(wait, "Wait for the page to change.")

@@ -43,6 +43,6 @@ async def close_tab(tab_id: int, ctx: ActionContext) -> str:
 
 
 def register(registry: Registry) -> None:
-    registry.add(open_tab, "Open a URL in a new tab and switch to it.")
+    registry.add(open_tab, "Open a URL in a new, current tab.")
     registry.add(switch_tab, "Switch to a tab.")
     registry.add(close_tab, "Close a tab.")
