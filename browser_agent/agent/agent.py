@@ -77,6 +77,11 @@ class Agent:
         self.history = AgentHistory(task=self.secrets.redact(task), output_model=output_model)
         self.session: BrowserSession | None = browser if isinstance(browser, BrowserSession) else None
         self._config = browser if isinstance(browser, BrowserConfig) else None
+        fence = self.settings.allowed_domains
+        if fence is None:
+            fence = self._browser_config().allowed_domains
+        if fence is not None:
+            self.controller = self.controller.fenced_to(fence)
         self._messages = MessageBuilder(
             task,
             max_actions=self.settings.max_actions_per_step,
@@ -251,6 +256,11 @@ class Agent:
                 "The planner failed; going on without a new plan: %s", self.secrets.redact(str(exc))
             )
             return None
+
+    def _browser_config(self) -> BrowserConfig:
+        if self.session is not None:
+            return self.session.config
+        return self._config or BrowserConfig()
 
     @asynccontextmanager
     async def _session(self) -> AsyncIterator[BrowserSession]:

@@ -17,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from browser_agent.browser import BrowserSession
+from browser_agent.browser.domains import is_url_allowed
 from browser_agent.browser.watchdog import within
 from browser_agent.controller.actions import register_builtins
 from browser_agent.controller.actions.done import register_structured_done
@@ -77,6 +78,19 @@ class Controller:
         twin = copy.copy(self)
         twin.registry = self.registry.copy()
         register_structured_done(twin.registry, output_model)
+        return twin
+
+    def fenced_to(self, allowed_domains: Sequence[str]) -> Controller:
+        """This controller, or a copy without the actions that can only leave ``allowed_domains``.
+
+        ``search_web`` is left out when its search engine is outside the fence: offered, it could only
+        ever be refused, and small models reach for it to use a site's own search box.
+        """
+        probe = self.settings.search_engine_url.replace("{query}", "q")
+        if "search_web" not in self.registry or is_url_allowed(probe, allowed_domains):
+            return self
+        twin = copy.copy(self)
+        twin.registry = self.registry.without(["search_web"])
         return twin
 
     def describe_actions(self) -> str:

@@ -127,6 +127,12 @@ class Registry:
         twin._actions = dict(self._actions)
         return twin
 
+    def without(self, names: Iterable[str]) -> Registry:
+        """A copy with the actions ``names`` left out (and kept out if registered again)."""
+        twin = Registry(exclude=self.exclude | frozenset(names))
+        twin._actions = {n: a for n, a in self._actions.items() if n not in twin.exclude}
+        return twin
+
     def get(self, name: str) -> RegisteredAction:
         try:
             return self._actions[name]

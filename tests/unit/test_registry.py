@@ -290,3 +290,25 @@ def test_a_history_saved_with_the_old_search_name_loads_as_search_web(tmp_path) 
     assert AgentHistory.load(path, custom).steps[0].actions[0]["action"] == "search"
     with pytest.raises(UserError, match="cannot run"):
         AgentHistory.load(path, Controller(exclude_actions=["search_web"]))
+
+
+def test_a_fenced_agent_is_not_offered_a_web_search_it_could_never_run() -> None:
+    from browser_agent import Agent, AgentSettings, BrowserConfig
+    from browser_agent.testing import ScriptedChatModel
+
+    def offered(agent: Agent) -> set[str]:
+        return names(agent.controller)
+
+    llm = ScriptedChatModel(replies=[])
+    mine = Controller()
+    local = ("http://127.0.0.1:*",)
+    by_settings = Agent("t", llm, controller=mine, settings=AgentSettings(allowed_domains=local))
+    by_config = Agent("t", llm, browser=BrowserConfig(allowed_domains=local))
+    assert "search_web" not in offered(by_settings) | offered(by_config)
+    assert "- search_web(" not in by_settings.controller.describe_actions()
+    assert offered(by_settings) == BUILTINS - {"search_web"}
+    assert "search_web" in names(mine), "the caller's controller is left as it is"
+    # No fence, or a fence that lets the search engine in: offered.
+    assert "search_web" in offered(Agent("t", llm))
+    engine = Agent("t", llm, settings=AgentSettings(allowed_domains=(*local, "duckduckgo.com")))
+    assert "search_web" in offered(engine)
