@@ -83,11 +83,20 @@ class ModelError(BrowserAgentError):
 class ModelOutputError(ModelError):
     """The model's reply did not match the expected schema, even after it was asked to correct it."""
 
-    def __init__(self, message: str, *, raw: str = "", input_tokens: int = 0, output_tokens: int = 0) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        raw: str = "",
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        cached_input_tokens: int = 0,
+    ) -> None:
         super().__init__(message)
         self.raw = raw
         # What the invalid replies cost: they were paid for even though none was used.
         self.input_tokens, self.output_tokens = input_tokens, output_tokens
+        self.cached_input_tokens = cached_input_tokens
 
 
 class AgentRunError(BrowserAgentError):

@@ -203,7 +203,11 @@ class StepRunner:
         except ModelError as exc:
             step.error = f"{type(exc).__name__}: {exc}"
             if isinstance(exc, ModelOutputError):
-                step.usage = StepUsage(input_tokens=exc.input_tokens, output_tokens=exc.output_tokens)
+                step.usage = StepUsage(
+                    input_tokens=exc.input_tokens,
+                    output_tokens=exc.output_tokens,
+                    cached_input_tokens=exc.cached_input_tokens,
+                )
             return None
         self._keep_method(reply.method)
         step.usage = StepUsage.of(reply.usage)

@@ -48,6 +48,7 @@ class TaskOutcome:
             "steps": len(history.steps),
             "seconds": round(self.seconds, 3),
             "input_tokens": history.total_input_tokens(),
+            "cached_input_tokens": history.usage.total.cached_input_tokens,
             "output_tokens": history.total_output_tokens(),
             "endpoint": self.endpoint,
             "history": str(self.history_path) if self.history_path else None,

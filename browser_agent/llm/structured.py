@@ -141,6 +141,7 @@ async def ask_structured(
         raw=reading.raw,
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
+        cached_input_tokens=usage.cached_input_tokens,
     )
 
 

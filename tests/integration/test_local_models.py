@@ -117,6 +117,19 @@ async def test_replies_that_never_validate_still_count_in_the_step_tokens(
     assert (failed.usage.input_tokens, failed.usage.output_tokens) == (900, 60)  # 3 calls of 300 + 20
 
 
+async def test_replies_that_never_validate_still_count_their_cache_reads(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    invalid = {"current_state": brain("open")}
+    with FakeOpenAI([invalid, invalid, invalid, *answers(server)], prefix_cache=True) as fake:
+        settings = AgentSettings(tool_calling_method="raw")
+        history = await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(4)
+    failed = history.steps[0]
+    assert failed.error is not None
+    # The two corrections resend the first request with more appended: all of it was cached.
+    assert 0 < failed.usage.cached_input_tokens < failed.usage.input_tokens
+
+
 async def test_the_provider_s_cache_reads_are_recorded_and_cover_all_but_the_newest_step(
     session: BrowserSession, server: LocalServer
 ) -> None:

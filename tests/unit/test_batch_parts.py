@@ -72,7 +72,11 @@ def test_an_outcome_summary_is_one_flat_record(tmp_path: Path) -> None:
         {
             "task": "t",
             "steps": [
-                {"step": 1, "results": [{"is_done": True, "success": True, "extracted_content": "42"}]},
+                {
+                    "step": 1,
+                    "results": [{"is_done": True, "success": True, "extracted_content": "42"}],
+                    "usage": {"input_tokens": 900, "output_tokens": 30, "cached_input_tokens": 700},
+                },
             ],
         }
     )
@@ -85,8 +89,9 @@ def test_an_outcome_summary_is_one_flat_record(tmp_path: Path) -> None:
         "error": None,
         "steps": 1,
         "seconds": 1.235,
-        "input_tokens": 0,
-        "output_tokens": 0,
+        "input_tokens": 900,
+        "cached_input_tokens": 700,
+        "output_tokens": 30,
         "endpoint": "local Chromium",
         "history": str(tmp_path / "a.json"),
     }

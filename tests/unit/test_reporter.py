@@ -32,7 +32,7 @@ def _history() -> AgentHistory:
         },
         results=[{"action": "done", "extracted_content": "42", "is_done": True, "success": True}],
         timings=StepTimings(total_ms=1000, model_ms=900),
-        usage=StepUsage(input_tokens=1300, output_tokens=30),
+        usage=StepUsage(input_tokens=1300, output_tokens=30, cached_input_tokens=1100),
         extraction_usage=StepUsage(input_tokens=500, output_tokens=20),
     )
     return AgentHistory(task="t", steps=[first, done], end_reason="done")
@@ -58,8 +58,9 @@ def test_text_lines_of_steps_retries_and_summary() -> None:
     assert "  corrected: 1 reply(ies) did not validate and were sent back" in lines
     assert "  click_element(index=4) → failed: element 4 is not on the page" in lines
     assert "  done(text='42') → 42" in lines
+    assert lines[4].startswith("Step 2/5 1.0 s (model 0.9 s) · 1,300+30 tokens (1,100 cached) · "), lines[4]
     assert "  retry: The chat model call failed (RateLimitError); retrying in 1.0 s (attempt 2 of 4)" in lines
-    assert "Run summary" in text and "done" in text and "3,000" in text, text  # agent + extraction tokens
+    assert "Run summary" in text and "done" in text and "3,000 (1,100)" in text, text  # agent + extraction
     assert "extraction 500+20" in text and "Result: 42" in text
 
 
@@ -97,3 +98,11 @@ def test_piped_output_is_not_wrapped_at_80_columns() -> None:
     ConsoleReporter(console).step(_history().steps[0], max_steps=5)
     first = out.getvalue().splitlines()[0]
     assert len(first) > 120 and first.endswith("very-long-path/"), first
+
+
+def test_the_html_report_says_what_the_provider_served_from_its_cache() -> None:
+    from browser_agent.report import render_html
+
+    html = render_html(_history().model_dump(mode="json"))
+    assert "Tokens (agent)</td><td>2,500 in / 70 out (1,100 in from the provider's cache)" in html
+    assert "1,300 in / 30 out (1,100 in from the provider" in html
