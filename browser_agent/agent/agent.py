@@ -77,9 +77,7 @@ class Agent:
         self.history = AgentHistory(task=self.secrets.redact(task), output_model=output_model)
         self.session: BrowserSession | None = browser if isinstance(browser, BrowserSession) else None
         self._config = browser if isinstance(browser, BrowserConfig) else None
-        fence = self.settings.allowed_domains
-        if fence is None:
-            fence = self._browser_config().allowed_domains
+        fence = self._fence()
         if fence is not None:
             self.controller = self.controller.fenced_to(fence)
         self._messages = MessageBuilder(
@@ -257,10 +255,14 @@ class Agent:
             )
             return None
 
-    def _browser_config(self) -> BrowserConfig:
+    def _fence(self) -> tuple[str, ...] | None:
+        """The domains the run's browser will be fenced to: the settings' on a session passed in, the
+        browser config's (else the settings') on one the agent launches."""
+        settings = self.settings.allowed_domains
         if self.session is not None:
-            return self.session.config
-        return self._config or BrowserConfig()
+            return settings if settings is not None else self.session.config.allowed_domains
+        config = (self._config or BrowserConfig()).allowed_domains
+        return config if config is not None else settings
 
     @asynccontextmanager
     async def _session(self) -> AsyncIterator[BrowserSession]:
@@ -271,9 +273,7 @@ class Agent:
             with self.session.driven_by(self.history.task):  # one running agent per session
                 yield self.session
             return
-        config = self._config or BrowserConfig()
-        if self.settings.allowed_domains is not None and config.allowed_domains is None:
-            config = config.model_copy(update={"allowed_domains": self.settings.allowed_domains})
+        config = (self._config or BrowserConfig()).model_copy(update={"allowed_domains": self._fence()})
         async with BrowserSession(config) as session:
             self.session = session
             try:

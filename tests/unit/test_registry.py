@@ -312,3 +312,8 @@ def test_a_fenced_agent_is_not_offered_a_web_search_it_could_never_run() -> None
     assert "search_web" in offered(Agent("t", llm))
     engine = Agent("t", llm, settings=AgentSettings(allowed_domains=(*local, "duckduckgo.com")))
     assert "search_web" in offered(engine)
+    # The fence the browser gets decides: a launched browser's own config wins over the settings.
+    wide = BrowserConfig(allowed_domains=(*local, "duckduckgo.com"))
+    assert "search_web" in offered(
+        Agent("t", llm, browser=wide, settings=AgentSettings(allowed_domains=local))
+    )
