@@ -64,9 +64,12 @@ def _final(steps: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def _tokens(steps: list[dict[str, Any]], key: str) -> tuple[int, int]:
+def _tokens(steps: list[dict[str, Any]], key: str) -> tuple[int, int, int]:
+    """Input, output and cached input tokens of ``key`` (a usage field) over ``steps``."""
     used = [s.get(key) or {} for s in steps]
-    return sum(u.get("input_tokens", 0) for u in used), sum(u.get("output_tokens", 0) for u in used)
+    fields = ("input_tokens", "output_tokens", "cached_input_tokens")
+    tokens_in, tokens_out, cached = (sum(u.get(f, 0) for u in used) for f in fields)
+    return tokens_in, tokens_out, cached
 
 
 def _summary(history: Mapping[str, Any], steps: list[dict[str, Any]]) -> str:
@@ -87,9 +90,8 @@ def _summary(history: Mapping[str, Any], steps: list[dict[str, Any]]) -> str:
         ("Errors", str(errors)),
     ]
     for role, key in (("agent", "usage"), ("planner", "planner_usage"), ("extraction", "extraction_usage")):
-        tokens_in, tokens_out = _tokens(steps, key)
+        tokens_in, tokens_out, cached = _tokens(steps, key)
         if tokens_in or tokens_out or role == "agent":
-            cached = sum((s.get(key) or {}).get("cached_input_tokens", 0) for s in steps)
             note = f" ({cached:,} in from the provider's cache)" if cached else ""
             rows.append((f"Tokens ({role})", f"{tokens_in:,} in / {tokens_out:,} out{note}"))
     body = "".join(f"<tr><td class=dim>{k}</td><td>{v}</td></tr>" for k, v in rows)
