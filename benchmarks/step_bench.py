@@ -5,9 +5,11 @@ open another product, ... then ``done``. Each step pays the real costs: page cap
 schema validation, the action and the page settling. The scripted model's own time is measured and
 subtracted, so the figure is what the framework adds to a real provider's latency.
 
-    .venv/bin/python benchmarks/step_bench.py [--steps 20]
+    .venv/bin/python benchmarks/step_bench.py [--steps 20] [--fence | --fence-all]
 
-Target (issue 5): median overhead under 150 ms.
+Target (issue 5): median overhead under 150 ms. ``--fence`` keeps the agent on the shop with the domain
+fence (documents), ``--fence-all`` with its sub-resources too: with a fence, within 10 % of the figure
+without (issue 21).
 """
 
 from __future__ import annotations
@@ -66,11 +68,15 @@ def _p90(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
 
 
-async def main(steps: int) -> None:
+async def main(steps: int, fence: str) -> None:
     with DemoSite(seed=1) as site:
         policy = TimedPolicy(site.url, steps)
         llm = ScriptedChatModel(policy=policy)
-        config = BrowserConfig(block_external_network=True)
+        config = BrowserConfig(
+            block_external_network=True,
+            allowed_domains=(site.url.rstrip("/"),) if fence else None,
+            fence_subresources=fence == "all",
+        )
         agent = Agent("Browse the shop", llm, browser=config, settings=AgentSettings(max_failures=steps))
         history = await agent.run(max_steps=steps)
     rows = []
@@ -94,4 +100,8 @@ async def main(steps: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--steps", type=int, default=20)
-    asyncio.run(main(parser.parse_args().steps))
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--fence", action="store_const", const="documents", dest="fence", default="")
+    kind.add_argument("--fence-all", action="store_const", const="all", dest="fence")
+    args = parser.parse_args()
+    asyncio.run(main(args.steps, args.fence))

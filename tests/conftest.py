@@ -37,9 +37,16 @@ def bad() -> Iterator[DisallowedSite]:
 
 
 @pytest.fixture(scope="session")
-def good(bad: DisallowedSite) -> Iterator[AllowedSite]:
-    """An allowed site whose pages point at ``bad``."""
-    with AllowedSite(bad.origin) as site:
+def second(bad: DisallowedSite) -> Iterator[AllowedSite]:
+    """A second allowed site, on another address (127.0.0.2): another site, another renderer process."""
+    with AllowedSite(bad.origin, host="127.0.0.2") as site:
+        yield site
+
+
+@pytest.fixture(scope="session")
+def good(bad: DisallowedSite, second: AllowedSite) -> Iterator[AllowedSite]:
+    """An allowed site whose pages point at ``bad`` (and frame ``second``)."""
+    with AllowedSite(bad.origin, second.origin) as site:
         yield site
 
 

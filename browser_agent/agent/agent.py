@@ -140,6 +140,7 @@ class Agent:
     async def _run(self, max_steps: int) -> None:
         try:
             async with self._session() as session:
+                self.history.allowed_domains = session.allowed_domains
                 runner = StepRunner(
                     StepDeps(
                         self.llm,
@@ -267,9 +268,9 @@ class Agent:
     @asynccontextmanager
     async def _session(self) -> AsyncIterator[BrowserSession]:
         if self.session is not None:
-            await self.session.start()
-            if self.settings.allowed_domains is not None:
+            if self.settings.allowed_domains is not None:  # before start: then the whole fence applies
                 await self.session.fence_to(self.settings.allowed_domains)
+            await self.session.start()
             with self.session.driven_by(self.history.task):  # one running agent per session
                 yield self.session
             return

@@ -147,6 +147,10 @@ class AgentHistory(BaseModel):
     error: str | None = Field(
         default=None, description="What ended the run early, when something did (batch runs record it here)."
     )
+    allowed_domains: tuple[str, ...] | None = Field(
+        default=None,
+        description="The domain fence the run was made under (None: none); replay applies it by default.",
+    )
 
     def append(self, step: AgentStep) -> None:
         self.steps.append(step)

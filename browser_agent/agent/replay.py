@@ -25,7 +25,7 @@ from browser_agent.dom.fingerprint import Fingerprint
 from browser_agent.dom.matching import LocateResult, locate
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
-__all__ = ["ReplayOptions", "ReplayReport", "ReplayedAction", "replay"]
+__all__ = ["ReplayOptions", "ReplayReport", "ReplayedAction", "replay", "replay_fence"]
 
 logger = logging.getLogger("browser_agent")
 
@@ -42,7 +42,9 @@ class ReplayOptions:
 
     ``substitutions`` replace text in every string argument, whole values and parts of them alike
     (``{"shop.example": "staging.shop.example"}`` changes the host inside a URL); one that matches no
-    recorded argument is reported in ``ReplayReport.warnings``.
+    recorded argument is reported in ``ReplayReport.warnings``. ``allowed_domains`` fences the replay's
+    browser; ``None`` applies the fence the run was recorded under (``history.allowed_domains``), and
+    ``("*",)`` lets it go to every site.
     """
 
     retries: int = 3
@@ -51,6 +53,7 @@ class ReplayOptions:
     substitutions: Mapping[str, str] = field(default_factory=dict)
     llm: BaseChatModel | None = None
     sensitive_data: SensitiveData | Secrets | None = None
+    allowed_domains: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +95,18 @@ async def replay(
     options: ReplayOptions | None = None,
     on_action: Listener | None = None,
 ) -> ReplayReport:
-    """Run every recorded action of ``history`` again on ``session``, without the model."""
+    """Run every recorded action of ``history`` again on ``session``, without the model.
+
+    The replay is fenced (``replay_fence``); a ``session`` not started yet is started here under the
+    whole fence, one already started gets the route and tab guards only (``BrowserSession.fence_to``).
+    """
     opts = options or ReplayOptions()
     if not isinstance(opts.sensitive_data, Secrets):  # validated and compiled once for the whole replay
         opts = replace(opts, sensitive_data=as_secrets(opts.sensitive_data))
+    fence = replay_fence(history, opts)
+    if fence is not None:
+        await session.fence_to(fence)  # the whole fence when the session is not started yet
+    await session.start()
     report = ReplayReport(warnings=_unmatched(history, opts.substitutions))
     for warning in report.warnings:
         logger.warning("%s", warning)
@@ -117,6 +128,11 @@ async def replay(
                 report.stopped = f"step {step.step}: {item.message}"
                 return report
     return report
+
+
+def replay_fence(history: AgentHistory, options: ReplayOptions) -> tuple[str, ...] | None:
+    """The domains a replay is kept to: the options' when given, else the fence the run was made under."""
+    return options.allowed_domains if options.allowed_domains is not None else history.allowed_domains
 
 
 async def _replay_one(

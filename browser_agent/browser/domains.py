@@ -16,6 +16,7 @@ __all__ = [
     "matches_any",
     "matches_domain",
     "origin_of",
+    "refused_local_schemes",
 ]
 
 # Pages of the browser itself: an empty tab, an error page. Always allowed.
@@ -86,6 +87,15 @@ def check_url_allowed(url: str, allowed: Sequence[str] | None) -> None:
     """Raise ``DomainNotAllowedError`` (a message for the model) when ``url`` is not allowed."""
     if not is_url_allowed(url, allowed):
         raise DomainNotAllowedError(blocked_message(url, allowed or ()))
+
+
+def refused_local_schemes(allowed: Sequence[str] | None) -> frozenset[str]:
+    """The local schemes (``data``, ``blob``, ...) whose documents a fence of ``allowed`` refuses: all
+    that are not listed as ``"scheme:"``; none without a fence."""
+    if allowed is None:
+        return frozenset()
+    listed = {p.strip().lower()[:-1] for p in allowed if p.strip().endswith(":") and "/" not in p}
+    return frozenset(LOCAL_SCHEMES) - listed
 
 
 def blocked_message(url: str, allowed: Sequence[str]) -> str:

@@ -1,12 +1,18 @@
 """The domain fence: no document from a site off the allowed list ever loads, in any tab or frame.
 
-Two parts, because Playwright's routing does not see redirect hops:
+Three parts:
 
+* a forward proxy (``proxy.py``) set on the context, which every request of the browser passes —
+  workers, other renderer processes, speculative loads and beacons included — judging the address
+  the browser actually connects to. It is the guarantee; the two parts below make a refusal read well
+  and cover HTTPS documents, whose tunnels the proxy cannot tell from images unless sub-resources are
+  fenced too;
 * one route for the whole context (every page, every frame, present and future, pop-ups included)
   refuses each document request to a site off the list before it leaves the browser, and, when asked,
   every sub-resource request too;
 * on each tab, a DevTools ``Fetch`` guard at the response stage reads every redirect of a document
-  and refuses a hop that leads off the list.
+  and refuses a hop that leads off the list (the ``Location`` resolved the way the browser resolves
+  it). It is attached before the tab's first navigation, and turns prerendering off in the tab.
 
 A refused navigation is aborted (``net::ERR_ABORTED``), so the tab stays on the page it showed; a
 refused frame stays empty. What was refused is kept for the model ("blocked: ... is outside the
@@ -20,18 +26,20 @@ served as a tiny page that moves on to it, now under the new tab's guard.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import BrowserContext, CDPSession, Page, Request, Route, WebSocketRoute
 
 from browser_agent.browser.domains import blocked_message, is_url_allowed, origin_of
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.proxy import FenceProxy, ProxyRequest
 
 __all__ = ["Blocked", "DomainFence"]
 
@@ -43,15 +51,24 @@ _BOUNCE = (
     "<!doctype html><meta name='referrer' content='no-referrer'><script>location.replace({target})</script>"
 )
 _MAX_EVENTS = 20
+# Runs first in every document of the context, frames included: no peer connection can be made.
+_NO_WEBRTC = (
+    "for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCIceTransport']) "
+    "{ try { delete window[name]; } catch (e) {} }"
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Blocked:
-    """One refused document: where it led (``url``) and the navigation it ended (``source``)."""
+    """One refused document: where it led (``url``) and the navigation it ended (``source``).
+
+    ``page`` is the tab, when known; ``window`` says a new window was refused before it became a tab.
+    """
 
     url: str
     source: str
     page: Page | None
+    window: bool = False
 
 
 class DomainFence:
@@ -60,6 +77,7 @@ class DomainFence:
     Args:
         allowed: Domain patterns, as for ``BrowserConfig.allowed_domains``.
         subresources: Also refuse scripts, images, fetches and every other request off the list.
+        loopback_only: The proxy connects only to loopback addresses (``block_external_network``).
     """
 
     def __init__(
@@ -68,10 +86,13 @@ class DomainFence:
         *,
         subresources: bool = False,
         on_block: Callable[[Blocked], None] | None = None,
+        loopback_only: bool = False,
     ) -> None:
         self.allowed = tuple(allowed)
         self._on_block = on_block
         self.subresources = subresources
+        self._proxy = FenceProxy(self._judge, self._refused_by_proxy, loopback_only=loopback_only)
+        self.proxied = False
         self.blocked: list[Blocked] = []
         self._events: list[str] = []
         self._dropped_events = 0
@@ -81,13 +102,26 @@ class DomainFence:
         self._tasks: set[asyncio.Task[None]] = set()
         self._warned = False
 
+    async def proxy_option(self) -> dict[str, str]:
+        """Start the proxy; the ``proxy`` option of the context it must fence (set when it is made)."""
+        server = await self._proxy.start()
+        self.proxied = True
+        return {"server": server}
+
     async def install(self, context: BrowserContext) -> None:
         """Route every request of ``context`` through the fence, and guard the tabs already open."""
         await context.route("**/*", self._route)
         if self.subresources:  # sockets bypass the request router: they have their own
             await context.route_web_socket(self._refuses_socket, self._refuse_socket)
+            # WebRTC sends UDP past any proxy (Chromium's flag against it does not apply per context).
+            await context.add_init_script(_NO_WEBRTC)
+        context.on("page", self._guard_soon)
         for page in context.pages:
             await self.guard(page)
+
+    async def close(self) -> None:
+        """Stop the proxy (after the context it served is closed)."""
+        await self._proxy.close()
 
     # -- what the fence saw ----------------------------------------------------------------------
 
@@ -103,7 +137,7 @@ class DomainFence:
 
     def refused_windows(self) -> int:
         """New windows whose first document was refused: they never become tabs."""
-        return sum(1 for b in self.blocked if b.page is None)
+        return sum(1 for b in self.blocked if b.window)
 
     def blocked_frames(self) -> dict[str, str]:
         """``{URL a frame was asked to load: the refused URL}``, for the page view."""
@@ -121,11 +155,11 @@ class DomainFence:
         self._subresource_counts.clear()
         return events
 
-    def _record(self, url: str, source: str, page: Page | None) -> None:
+    def _record(self, url: str, source: str, page: Page | None, *, window: bool = False) -> None:
         root = source
         while root in self._chains and self._chains[root] != root:
             root = self._chains[root]
-        blocked = Blocked(url, root, page)
+        blocked = Blocked(url, root, page, window)
         self.blocked.append(blocked)
         if self._on_block is not None:
             self._on_block(blocked)
@@ -133,6 +167,26 @@ class DomainFence:
             self._events.append(blocked_message(url, self.allowed))
         else:
             self._dropped_events += 1
+
+    # -- the proxy -------------------------------------------------------------------------------
+
+    def _judge(self, request: ProxyRequest) -> bool:
+        """Whether the proxy lets ``request`` through: documents and (when fenced) everything else on
+        the list; a tunnel's site is its host and port, whichever scheme travels in it."""
+        if request.tunnel:
+            if not self.subresources:
+                return True
+            parts = urlsplit(request.url)
+            return self.allows(request.url) or self.allows(f"http://{parts.netloc}")
+        if request.document or self.subresources:
+            return self.allows(request.url)
+        return True
+
+    def _refused_by_proxy(self, request: ProxyRequest) -> None:
+        if request.document:
+            self._record(request.url, request.url, None)
+        else:
+            self._subresource_counts[origin_of(request.url)] += 1
 
     # -- the context route -----------------------------------------------------------------------
 
@@ -177,9 +231,9 @@ class DomainFence:
         response = await route.fetch(max_redirects=0)
         location = response.headers.get("location")
         if 300 <= response.status < 400 and location:
-            target = urljoin(url, location)
+            target = browser_join(url, location)
             if not self.allows(target):
-                self._record(target, url, None)
+                self._record(target, url, None, window=True)
                 await route.abort("aborted")
                 return
             self._chains[target] = url
@@ -199,6 +253,10 @@ class DomainFence:
             page.once("close", self._forget)
         await asyncio.shield(task)
 
+    def _guard_soon(self, page: Page) -> None:
+        """A tab just opened: attach its guard now, before anything it navigates to next."""
+        self._spawn(self.guard(page))
+
     def _forget(self, page: Page) -> None:
         self._guards.pop(page, None)
 
@@ -207,6 +265,9 @@ class DomainFence:
             session = await page.context.new_cdp_session(page)
             session.on("Fetch.requestPaused", lambda ev: self._spawn(self._on_paused(session, page, ev)))
             await session.send("Fetch.enable", {"patterns": _GUARD_PATTERNS})
+            # A prerendered page is swapped in on a click without a request of the click's own.
+            with contextlib.suppress(PlaywrightError):
+                await session.send("Page.setPrerenderingAllowed", {"isAllowed": False})
         except PlaywrightError as exc:
             if not self._warned:
                 self._warned = True
@@ -241,8 +302,30 @@ def _redirect_target(url: str, event: dict[str, Any]) -> str | None:
         return None
     for header in event.get("responseHeaders") or ():
         if str(header.get("name", "")).lower() == "location":
-            return urljoin(url, str(header.get("value", "")))
+            return browser_join(url, str(header.get("value", "")))
     return None
+
+
+_C0_AND_SPACE = "".join(chr(c) for c in range(0x21))
+
+
+def browser_join(base: str, reference: str) -> str:
+    """``reference`` resolved against ``base`` the way a browser does (the URL Standard), where it
+    differs from ``urljoin``: surrounding control characters and spaces are dropped, tabs and newlines
+    anywhere are removed, and in http(s) URLs a backslash is a slash (``/\\host/x`` is another host)."""
+    reference = reference.strip(_C0_AND_SPACE)
+    reference = reference.replace("\t", "").replace("\n", "").replace("\r", "")
+    scheme = urlsplit(base).scheme.lower()
+    head = reference.split("?", 1)[0].split("#", 1)[0]
+    ref_scheme, colon, _ = head.partition(":")
+    special = ref_scheme.lower() in ("http", "https", "ws", "wss") if colon and ref_scheme.isalpha() else (
+        scheme in ("http", "https", "ws", "wss")
+    )
+    if special:
+        reference = head.replace("\\", "/") + reference[len(head) :]
+        if colon and ref_scheme.lower() == scheme and not reference[len(ref_scheme) + 1 :].startswith("//"):
+            reference = reference[len(ref_scheme) + 1 :]  # "http:host/x" on an http page is relative
+    return urljoin(base, reference)
 
 
 def _page_of(request: Request) -> Page | None:

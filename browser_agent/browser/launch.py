@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
 
@@ -18,6 +20,7 @@ __all__ = [
     "context_options",
     "launch_browser",
     "launch_persistent",
+    "proxy_reachable",
     "server_launch_headers",
     "start_playwright",
 ]
@@ -32,6 +35,21 @@ def _browser_options(cfg: BrowserConfig) -> dict[str, Any]:
         "args": chromium_args(cfg.extra_args, block_external_network=cfg.block_external_network),
         "timeout": cfg.launch_timeout_ms,
     }
+
+
+def proxy_reachable(cfg: BrowserConfig) -> bool:
+    """Whether a browser of ``cfg`` can reach a proxy on this machine's loopback: one we launch, or a
+    remote one whose endpoint is on this machine."""
+    endpoint = cfg.cdp_url or cfg.ws_endpoint
+    if not endpoint:
+        return True
+    host = (urlsplit(endpoint).hostname or "").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _launch_options(pw: Playwright, cfg: BrowserConfig) -> dict[str, Any]:

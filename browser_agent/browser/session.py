@@ -8,6 +8,7 @@ many agents share one browser.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -15,9 +16,15 @@ from types import TracebackType
 from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
 from browser_agent.browser.config import BrowserConfig
-from browser_agent.browser.domains import blocked_message, check_url_allowed
+from browser_agent.browser.domains import blocked_message, check_url_allowed, refused_local_schemes
 from browser_agent.browser.fence import DomainFence
-from browser_agent.browser.launch import context_options, launch_browser, launch_persistent, start_playwright
+from browser_agent.browser.launch import (
+    context_options,
+    launch_browser,
+    launch_persistent,
+    proxy_reachable,
+    start_playwright,
+)
 from browser_agent.browser.marks import drawn_marks
 from browser_agent.browser.masking import masked_screenshot
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
@@ -38,6 +45,8 @@ from browser_agent.errors import (
 )
 
 __all__ = ["BrowserSession"]
+
+logger = logging.getLogger("browser_agent")
 
 _CLOSE_S = 10.0
 
@@ -76,6 +85,8 @@ class BrowserSession:
         if self._context is not None:
             return
         try:  # a failure or a cancellation half-way must not leave a browser behind
+            if self.config.allowed_domains is not None:
+                self.fence = self._new_fence(self.config.allowed_domains)
             self._context = await self._open_context()
             await self._prepare(self._context)
         except BaseException:
@@ -86,50 +97,75 @@ class BrowserSession:
         context.set_default_timeout(self.config.action_timeout_ms)
         context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
         await install_page_hooks(context)
-        if self.config.allowed_domains is not None:
-            await self.fence_to(self.config.allowed_domains)
+        if self.fence is not None:
+            await self.fence.install(context)
         context.on("page", self._tabs.follow)
         for page in context.pages:
             self._tabs.adopt(page)
         if not context.pages:
             await context.new_page()
 
+    def _new_fence(self, allowed: tuple[str, ...]) -> DomainFence:
+        return DomainFence(
+            allowed,
+            subresources=self.config.fence_subresources,
+            on_block=lambda _blocked: self._tabs.poke_signals(),
+            loopback_only=self.config.block_external_network,
+        )
+
     async def fence_to(self, allowed: tuple[str, ...]) -> None:
-        """Keep every document of this session on ``allowed`` from now on (see ``DomainFence``).
+        """Keep every request of this session on ``allowed`` (see ``DomainFence``).
+
+        Before the session starts this sets ``config.allowed_domains``: the whole fence, proxy included.
+        A session already started unfenced gets the route and the tab guards only (a context's proxy is
+        set when it is made), and says so in the log.
 
         Raises:
             UserError: the session is already fenced to another list.
         """
-        if self.fence is not None:
-            if set(self.fence.allowed) != set(allowed):
+        current = self.fence.allowed if self.fence is not None else self.config.allowed_domains
+        if current is not None:
+            if set(current) != set(allowed):
                 raise UserError(
-                    f"This session is already limited to {list(self.fence.allowed)}; the agent asked for "
+                    f"This session is already limited to {list(current)}; the agent asked for "
                     f"{list(allowed)}. Give the allowed domains in one place."
                 )
             return
-        self.fence = DomainFence(
-            allowed,
-            subresources=self.config.fence_subresources,
-            on_block=lambda _blocked: self._tabs.poke_signals(),
+        if self._context is None:
+            self.config = self.config.model_copy(update={"allowed_domains": tuple(allowed)})
+            return
+        logger.warning(
+            "The domain fence was set on a browser session that had already started: it covers the tabs' "
+            "requests but not requests made outside them (workers, beacons, other frames' processes). "
+            "Set BrowserConfig(allowed_domains=...) before the session starts for the whole fence."
         )
+        self.fence = self._new_fence(tuple(allowed))
         await self.fence.install(self.context)
 
     @property
     def allowed_domains(self) -> tuple[str, ...] | None:
         """The domains this session keeps to; ``None`` when it is not fenced."""
-        return self.fence.allowed if self.fence is not None else None
+        return self.fence.allowed if self.fence is not None else self.config.allowed_domains
 
     async def _open_context(self) -> BrowserContext:
         cfg = self.config
         options = context_options(cfg)
+        if self.fence is not None and proxy_reachable(cfg):
+            options["proxy"] = await self.fence.proxy_option()
+        elif self.fence is not None:
+            logger.warning(
+                "The browser at %s runs on another machine, where the domain fence's proxy on this "
+                "machine cannot be reached: only the tabs' own requests are fenced.",
+                cfg.cdp_url or cfg.ws_endpoint,
+            )
         if self._shared_browser is not None:
             return await self._shared_browser.new_context(**options)
         self._playwright = await start_playwright()
         if cfg.user_data_dir is not None and not (cfg.cdp_url or cfg.ws_endpoint):
             return await launch_persistent(self._playwright, cfg, options)
         self._browser = await launch_browser(self._playwright, cfg)
-        if cfg.cdp_url and self._browser.contexts:
-            return self._browser.contexts[0]
+        if cfg.cdp_url and self._browser.contexts and self.fence is None:
+            return self._browser.contexts[0]  # a fenced session needs a context made with its proxy
         return await self._browser.new_context(**options)
 
     async def close(self) -> None:
@@ -147,6 +183,8 @@ class BrowserSession:
                         await within(closer.close(), _CLOSE_S)
         finally:
             self._context = self._browser = None
+            if self.fence is not None:
+                await self.fence.close()
             if self._playwright is not None:
                 playwright, self._playwright = self._playwright, None
                 await playwright.stop()
@@ -194,6 +232,8 @@ class BrowserSession:
 
     async def new_tab(self, url: str | None = None) -> int:
         """Open a tab, make it current, and load ``url`` in it when given."""
+        if url:
+            check_url_allowed(url, self.allowed_domains)
         page = await self.context.new_page()
         tab_id = self._tabs.adopt(page)
         self._tabs.switch(tab_id)
@@ -233,7 +273,10 @@ class BrowserSession:
         """
         check_url_allowed(url, self.allowed_domains)
         page = await self._usable_page()
-        mark = self.fence.mark() if self.fence is not None else 0
+        mark = 0
+        if self.fence is not None:
+            await self.fence.guard(page)  # before the request: its redirects must be seen too
+            mark = self.fence.mark()
         try:
             with map_navigation_errors(url):
                 response = await page.goto(url, wait_until="domcontentloaded")
@@ -334,7 +377,7 @@ class BrowserSession:
         Raises:
             ActionTimeoutError: the page did not answer the capture, even after its scripts were stopped.
         """
-        page = await self._usable_page()
+        page = await self._leave_refused_document(await self._usable_page())
         snapshot = None
         if include_dom and self._tabs.current_id not in self._tabs.crashed:
             page, snapshot = await self._capture(page, extract_options)
@@ -354,14 +397,34 @@ class BrowserSession:
             screenshot_b64=shot,
         )
 
+    async def _leave_refused_document(self, page: Page) -> Page:
+        """A tab showing a document the fence refuses (a ``blob:`` page a script opened, say) goes back,
+        or to an empty page; the model reads why, never the document."""
+        scheme = page.url.partition(":")[0].lower()
+        if scheme not in refused_local_schemes(self.allowed_domains):
+            return page
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await within(page.go_back(wait_until="commit"), 5)
+        if page.url.partition(":")[0].lower() in refused_local_schemes(self.allowed_domains):
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                await within(page.goto("about:blank"), 5)
+        self._tabs.record(
+            f"blocked: a {scheme}: document is outside the allowed domains (list \"{scheme}:\" to allow "
+            f"it); the tab went back to {page.url}"
+        )
+        return page
+
     async def _capture(self, page: Page, options: ExtractOptions | None) -> tuple[Page, DomSnapshot]:
         """The current tab and its snapshot. A tab too busy to answer is freed (``unstick``) and read
         again; when it had to be closed, the tab that is current then is read."""
         blocked = self.fence.blocked_frames() if self.fence is not None else None
+        schemes = refused_local_schemes(self.allowed_domains)
         seconds = self.config.capture_timeout_ms / 1000
         for attempt in range(2):
             previous = self.last_snapshot if attempt == 0 else None
-            capture = extract_snapshot(page, previous=previous, options=options, blocked_frames=blocked)
+            capture = extract_snapshot(
+                page, previous=previous, options=options, blocked_frames=blocked, refused_schemes=schemes
+            )
             try:
                 return page, await bounded(capture, seconds, "Reading the page")
             except ActionTimeoutError:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from browser_agent.agent import AgentHistory, ReplayOptions, ReplayReport, replay
+from browser_agent.agent.replay import replay_fence
 from browser_agent.agent.replay_console import ReplayReporter
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.cli.models import load_chat_model
@@ -37,6 +38,14 @@ def add_parser(subparsers: Any) -> None:
         "--llm", metavar="PROVIDER:NAME", help="a model for the steps that cannot be re-located"
     )
     parser.add_argument("--headed", action="store_true", help="show the browser window")
+    parser.add_argument(
+        "--allowed-domain",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="keep the replay on these sites (repeatable; default: the fence the run was recorded under; "
+        "'*' for every site)",
+    )
     add_secret_options(parser)
     parser.set_defaults(func=_main)
 
@@ -60,10 +69,12 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
         substitutions=_substitutions(args.sub),
         llm=load_chat_model(args.llm) if args.llm else None,
         sensitive_data=load_secrets(args.secrets, args.secret),
+        allowed_domains=tuple(args.allowed_domain) or None,
     )
+    config = BrowserConfig(headless=not args.headed, allowed_domains=replay_fence(history, options))
     reporter = ReplayReporter()
     start = time.perf_counter()
-    async with BrowserSession(BrowserConfig(headless=not args.headed)) as session:
+    async with BrowserSession(config) as session:
         report = await replay(history, session, controller, options, reporter.replayed)
     reporter.summary(report, time.perf_counter() - start)
     return report

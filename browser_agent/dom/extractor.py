@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -92,6 +92,7 @@ async def extract_snapshot(
     *,
     options: ExtractOptions | None = None,
     blocked_frames: Mapping[str, str] | None = None,
+    refused_schemes: Collection[str] = (),
 ) -> DomSnapshot:
     """Capture the indexed elements and visible text of every frame of ``page``.
 
@@ -101,6 +102,8 @@ async def extract_snapshot(
         options: Viewport margin and text caps; the defaults suit a 1920×1080 window.
         blocked_frames: ``{URL: refused URL}`` of frames the domain fence kept empty; each is shown
             as one line, never walked.
+        refused_schemes: Frames whose document has one of these schemes (``data``, ``blob``, ...) are
+            shown as one line, never walked.
     """
     opts = options or ExtractOptions()
     started = time.perf_counter()
@@ -113,7 +116,7 @@ async def extract_snapshot(
         "textTotal": opts.text_total,
     }
     top = _FrameResult(page.main_frame, await _run_top(page, base) or _empty(), ())
-    await _walk_children(page, top, base, blocked_frames or {})
+    await _walk_children(page, top, base, _Refusals(blocked_frames or {}, frozenset(refused_schemes)))
     builder = _Builder(previous, top.data.get("token", ""))
     builder.add_frame(top)
     scroll = top.data.get("scroll", {})
@@ -207,16 +210,31 @@ async def _match_holes(holes: dict[str, Any], children: list[Frame]) -> list[tup
     return pairs
 
 
-async def _walk_children(
-    page: Page, parent: _FrameResult, base: dict[str, Any], blocked: Mapping[str, str]
-) -> None:
+@dataclass(frozen=True, slots=True)
+class _Refusals:
+    """Frames not to walk: those the fence kept empty, and documents of refused schemes."""
+
+    blocked: Mapping[str, str]
+    schemes: frozenset[str]
+
+    def note(self, url: str) -> str | None:
+        """The line shown instead of a frame whose document is (or was asked to be) ``url``."""
+        refused = self.blocked.get(url)
+        if refused is not None:
+            return f"(a frame here was blocked: {_origin(refused)} is outside the allowed domains)"
+        scheme = urlsplit(url).scheme.lower()
+        if scheme in self.schemes:
+            return f"(a frame here was blocked: {scheme}: documents are outside the allowed domains)"
+        return None
+
+
+async def _walk_children(page: Page, parent: _FrameResult, base: dict[str, Any], refusals: _Refusals) -> None:
     """Walk the visible child frames of ``parent`` concurrently, then theirs, depth by depth."""
     holes: dict[str, Any] = dict(parent.data.get("frames", {}))
     for hole_id, hole in list(holes.items()):
-        refused = blocked.get(hole.get("src") or "")
-        if refused is not None:
-            origin = _origin(refused)
-            parent.notes[hole_id] = f"(a frame here was blocked: {origin} is outside the allowed domains)"
+        note = refusals.note(hole.get("src") or "")
+        if note is not None:
+            parent.notes[hole_id] = note
             del holes[hole_id]
     if not holes:
         return
@@ -229,13 +247,17 @@ async def _walk_children(
         hole = holes[hole_id]
         if hole["clip"]["w"] < 1 or hole["clip"]["h"] < 1:
             return
+        note = refusals.note(frame.url)  # the frame may have moved itself to a refused document
+        if note is not None:
+            parent.notes[hole_id] = note
+            return
         args = {**base, "offsetX": hole["x"], "offsetY": hole["y"], "clip": hole["clip"]}
         data = await _run(frame, args)
         if data is None:
             return
         child = _FrameResult(frame, data, (*parent.path, _frame_label(frame)))
         parent.children[hole_id] = child
-        await _walk_children(page, child, base, blocked)
+        await _walk_children(page, child, base, refusals)
 
     await asyncio.gather(*(one(f, hid) for f, hid in jobs))
 

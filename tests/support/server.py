@@ -65,11 +65,13 @@ class _Handler(SimpleHTTPRequestHandler):
 
 
 class LoopbackServer:
-    """Run ``handler`` on 127.0.0.1 (a random port) in a background thread while entered."""
+    """Run ``handler`` on a loopback address (127.0.0.1 unless ``host`` says another of 127/8; a random
+    port) in a background thread while entered."""
 
-    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler]) -> None:
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler], host: str = "127.0.0.1") -> None:
+        self._httpd = ThreadingHTTPServer((host, 0), handler)
         self._httpd.daemon_threads = True
+        self.host = host
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
@@ -83,7 +85,7 @@ class LoopbackServer:
 
     @property
     def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def url(self, path: str = "/") -> str:
         return self.origin + "/" + path.lstrip("/")

@@ -1,7 +1,7 @@
 import pytest
 
 from browser_agent.browser.domains import check_url_allowed, is_url_allowed, matches_domain
-from browser_agent.browser.fence import DomainFence
+from browser_agent.browser.fence import DomainFence, browser_join
 from browser_agent.errors import DomainNotAllowedError
 
 
@@ -40,3 +40,20 @@ def test_a_socket_is_checked_as_the_site_of_its_handshake() -> None:
     assert not fence._refuses_socket("wss://chat.example.com/socket")
     assert fence._refuses_socket("ws://chat.example.com/socket")  # only https was listed for it
     assert fence._refuses_socket("wss://evil.example/exfiltrate")
+
+
+@pytest.mark.parametrize(
+    ("location", "expected"),
+    [
+        ("/next", "http://a.test:8000/next"),
+        ("/\\b.test:9000/x", "http://b.test:9000/x"),
+        ("\\\\b.test/x", "http://b.test/x"),
+        ("http:\\\\b.test/y", "http://b.test/y"),
+        ("  //b.test/z\n", "http://b.test/z"),
+        ("/pa\tth", "http://a.test:8000/path"),
+        ("http:relative", "http://a.test:8000/dir/relative"),
+        ("https://c.test/q?x=\\y", "https://c.test/q?x=\\y"),
+    ],
+)
+def test_a_redirect_target_is_resolved_as_the_browser_resolves_it(location: str, expected: str) -> None:
+    assert browser_join("http://a.test:8000/dir/page", location) == expected
