@@ -242,7 +242,9 @@ class BrowserSession:
         return tab_id
 
     async def switch_tab(self, tab_id: int) -> Page:
+        """Make tab ``tab_id`` current (a tab paused for a runaway script runs its scripts again)."""
         page = self._tabs.switch(tab_id)
+        await self._tabs.wake(tab_id)
         await page.bring_to_front()
         return page
 
@@ -302,6 +304,7 @@ class BrowserSession:
                 await self._tabs.get(crashed).close()
             await self.new_tab()
             self._tabs.record(f"tab {crashed} had crashed and was closed; a fresh tab is current")
+        await self._tabs.wake(self._tabs.current_id)  # a paused tab became current when another closed
         return self.page
 
     async def unstick(self) -> bool:
@@ -378,20 +381,25 @@ class BrowserSession:
             ActionTimeoutError: the page did not answer the capture, even after its scripts were stopped.
         """
         page = await self._leave_refused_document(await self._usable_page())
+        # The tab list first: a background tab that keeps a script running is paused there, before it
+        # takes the processor from the capture.
+        tabs = await self.tabs()
         snapshot = None
         if include_dom and self._tabs.current_id not in self._tabs.crashed:
-            page, snapshot = await self._capture(page, extract_options)
-            self.last_snapshot = snapshot
+            snapshot = await self.capture(extract_options)
+            page = self.page
+            if [t.tab_id for t in tabs] != self._tabs.ids():  # the capture closed a stuck tab
+                tabs = await self.tabs()
         shot = None
         if screenshot and snapshot is not None:
             shot = await self._screenshot(page, mask_values, snapshot if marks else None)
-        tabs = await self.tabs()
-        title = await _safe_title(page)
+        current = self._tabs.current_id
+        title = snapshot.title if snapshot is not None else next(t.title for t in tabs if t.tab_id == current)
         return BrowserState(
             url=page.url,
             title=title,
             tabs=tabs,
-            current_tab_id=self._tabs.current_id,
+            current_tab_id=current,
             snapshot=snapshot,
             events=self.drain_events(),
             screenshot_b64=shot,
@@ -414,25 +422,46 @@ class BrowserSession:
         )
         return page
 
-    async def _capture(self, page: Page, options: ExtractOptions | None) -> tuple[Page, DomSnapshot]:
-        """The current tab and its snapshot. A tab too busy to answer is freed (``unstick``) and read
-        again; when it had to be closed, the tab that is current then is read."""
+    async def capture(
+        self, options: ExtractOptions | None = None, *, keep: bool = True, retry: bool = True
+    ) -> DomSnapshot:
+        """Read the current tab's indexed elements, within ``capture_timeout_ms``; frames the domain fence
+        kept empty are shown as one line each. Elements not in ``last_snapshot`` are marked new.
+
+        A tab that does not answer has its scripts stopped (``unstick``) and, with ``retry``, is read
+        once more: when it had to be closed, the tab current then is read.
+
+        Args:
+            options: Widen or narrow the capture (see ``state``).
+            keep: Make the result ``last_snapshot``, the one the next actions' indices refer to. A look
+                at the page between two actions does not: the model has not seen it.
+            retry: Read again after stopping a stuck tab's scripts, instead of raising at once.
+
+        Raises:
+            ActionTimeoutError: the page did not answer.
+            TabClosedError: every tab is closed.
+        """
+        page = self.page
         blocked = self.fence.blocked_frames() if self.fence is not None else None
         schemes = refused_local_schemes(self.allowed_domains)
         seconds = self.config.capture_timeout_ms / 1000
-        for attempt in range(2):
-            previous = self.last_snapshot if attempt == 0 else None
-            capture = extract_snapshot(
+        previous = self.last_snapshot
+        while True:
+            reading = extract_snapshot(
                 page, previous=previous, options=options, blocked_frames=blocked, refused_schemes=schemes
             )
             try:
-                return page, await bounded(capture, seconds, "Reading the page")
+                snapshot = await bounded(reading, seconds, "Reading the page")
             except ActionTimeoutError:
-                if attempt:
-                    raise
                 await self.unstick()
+                if not retry:
+                    raise
+                retry, previous = False, None
                 page = await self._usable_page()
-        raise AssertionError("unreachable")
+                continue
+            if keep:
+                self.last_snapshot = snapshot
+            return snapshot
 
     async def _screenshot(
         self, page: Page, mask_values: Sequence[str], marks: DomSnapshot | None
@@ -447,10 +476,3 @@ class BrowserSession:
             return await bounded(take(), seconds + 1, "A screenshot")
         except (ActionTimeoutError, PlaywrightError):
             return None  # the step goes on without a picture
-
-
-async def _safe_title(page: Page) -> str:
-    try:
-        return await within(page.title(), 2)
-    except (PlaywrightError, TimeoutError):
-        return ""

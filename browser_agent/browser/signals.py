@@ -75,6 +75,31 @@ class TabSignals:
             return False
         return True
 
+    async def pause(self, cap_s: float) -> bool:
+        """Stop the tab's running script and keep its scripts from running again (timers, events), until
+        ``resume``. Whether both commands were answered within ``cap_s``.
+
+        Both are sent at once: the second waits for the tab's main thread, which the first frees, so it
+        is applied before a timer can start the loop again (sent one after the other, a page that spins
+        in a ``setInterval`` was found spinning again). ``Page.setWebLifecycleState`` ("frozen") would be
+        the natural call, but Chromium (156, headless) answers it and freezes nothing: timers kept firing.
+        """
+        disable = self._cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        stop = self._cdp.send("Runtime.terminateExecution")
+        try:
+            answers = await within(asyncio.gather(disable, stop, return_exceptions=True), cap_s)
+        except TimeoutError:
+            return False
+        return not any(isinstance(answer, BaseException) for answer in answers)
+
+    async def resume(self, cap_s: float) -> bool:
+        """Let the tab's scripts run again after ``pause``; whether the browser answered within ``cap_s``."""
+        try:
+            await within(self._cdp.send("Emulation.setScriptExecutionDisabled", {"value": False}), cap_s)
+        except (PlaywrightError, TimeoutError):
+            return False
+        return True
+
     def poke(self) -> None:
         """Something the wait looks at changed elsewhere (a tab was reported)."""
         self._changed.set()

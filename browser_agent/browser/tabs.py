@@ -4,6 +4,8 @@ events worth telling the model."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Sized
 from pathlib import Path
 
 from playwright.async_api import Dialog, Download, Page
@@ -20,6 +22,29 @@ from browser_agent.errors import TabClosedError
 __all__ = ["TabRegistry"]
 
 _DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
+_TITLES_S = 1.0  # reading every tab's title, all at once: a tab busy that long keeps a script running
+_HALT_S = 1.0  # pausing a runaway tab, then reading it again
+_CLOSE_S = 3.0
+
+
+async def _title(page: Page, seconds: float) -> str | None:
+    """The title of ``page``; ``None`` when it did not answer within ``seconds``, "" when it cannot (gone)."""
+    try:
+        return await within(page.title(), seconds)
+    except TimeoutError:
+        return None
+    except PlaywrightError:
+        return ""
+
+
+def _tab_list(tab_ids: list[int]) -> str:
+    if len(tab_ids) == 1:
+        return f"tab {tab_ids[0]}"
+    return f"tabs {', '.join(str(t) for t in tab_ids[:-1])} and {tab_ids[-1]}"
+
+
+def _was(tab_ids: Sized) -> str:
+    return "was" if len(tab_ids) == 1 else "were"
 
 
 async def _attach_signals(page: Page, requests: RequestTracker) -> TabSignals | None:
@@ -42,6 +67,7 @@ class TabRegistry:
         self.current_id = -1
         self._events = EventLog()
         self.crashed: set[int] = set()
+        self.paused: set[int] = set()  # background tabs whose runaway script was stopped (``_halt``)
         self._download_tasks: set[asyncio.Task[None]] = set()
         self.downloads: list[Path] = []
 
@@ -92,6 +118,7 @@ class TabRegistry:
         del self._requests[tab_id]
         self._signals.pop(tab_id, None)
         self.crashed.discard(tab_id)
+        self.paused.discard(tab_id)
         self.record(f"tab {tab_id} was closed")
         if self.current_id == tab_id:
             self.current_id = max(self._pages, default=-1)
@@ -111,6 +138,10 @@ class TabRegistry:
         task = self._signals.get(tab_id)
         return None if task is None else await asyncio.shield(task)
 
+    def ids(self) -> list[int]:
+        """The ids of the open tabs, in order."""
+        return sorted(self._pages)
+
     def get(self, tab_id: int) -> Page:
         page = self._pages.get(tab_id)
         if page is None:
@@ -129,14 +160,88 @@ class TabRegistry:
         return self.get(self.current_id)
 
     async def infos(self) -> tuple[TabInfo, ...]:
-        infos = []
-        for tab_id, page in sorted(self._pages.items()):
-            try:
-                title = await within(page.title(), 1)
-            except (PlaywrightError, TimeoutError):
-                title = ""
-            infos.append(TabInfo(tab_id, page.url, title))
-        return tuple(infos)
+        """Every tab's id, URL and title. The titles are read all at once within one bound (``_TITLES_S``):
+        however many tabs are busy, the list costs no more than that.
+
+        A background tab that does not answer in time keeps a script running (a loop that never yields):
+        it is paused, or closed when even that does not free it (``_halt``), and the events say so. A tab
+        that does not answer shows "(not responding)"; a paused one "(paused)" before its title. The
+        current tab is left to the capture, which stops its scripts itself (``BrowserSession.unstick``).
+        """
+        pages = sorted(self._pages.items())
+        read = await asyncio.gather(*(_title(page, _TITLES_S) for _, page in pages))
+        titles = {tab_id: title for (tab_id, _), title in zip(pages, read, strict=True)}
+        runaways = [
+            tab_id
+            for tab_id, title in titles.items()
+            if title is None and tab_id != self.current_id and tab_id not in self.crashed
+        ]
+        if runaways:
+            titles.update(await self._halt(runaways))
+        return tuple(
+            TabInfo(tab_id, page.url, self._shown(tab_id, titles.get(tab_id)))
+            for tab_id, page in sorted(self._pages.items())
+        )
+
+    def _shown(self, tab_id: int, title: str | None) -> str:
+        if title is None:
+            return "(not responding)"
+        return f"(paused) {title}" if tab_id in self.paused else title
+
+    async def _halt(self, tab_ids: list[int]) -> dict[int, str]:
+        """Pause the runaway tabs ``tab_ids``, all at once; close those that still do not answer.
+
+        Paused, not closed: the tab and what the model did there are kept, and ``wake`` lets its scripts
+        run again when it is used. Returns the titles of the paused tabs.
+        """
+        outcomes = await asyncio.gather(*(self._halt_one(tab_id) for tab_id in tab_ids))
+        paused = {tab_id: title for tab_id, title in zip(tab_ids, outcomes, strict=True) if title is not None}
+        closed = [tab_id for tab_id in tab_ids if tab_id not in paused]
+        if paused:
+            self.record(
+                f"{_tab_list(list(paused))} kept a script running and {_was(paused)} paused (the script was "
+                "stopped; switching to a paused tab lets its scripts run again)"
+            )
+        if closed:
+            self.record(
+                f"{_tab_list(closed)} kept a script running, did not answer once it was stopped and "
+                f"{_was(closed)} closed"
+            )
+        return paused
+
+    async def _halt_one(self, tab_id: int) -> str | None:
+        """Pause tab ``tab_id``; its title once it answers, ``None`` when it had to be closed."""
+        page = self._pages[tab_id]
+        signals = await self._signals_within(page, _HALT_S)
+        if signals is not None and await signals.pause(_HALT_S):
+            title = await _title(page, _HALT_S)
+            if title is not None:
+                self.paused.add(tab_id)
+                return title
+        with contextlib.suppress(PlaywrightError, TimeoutError):  # closing is best effort
+            await within(page.close(run_before_unload=False), _CLOSE_S)
+        self.forget(page)
+        return None
+
+    async def wake(self, tab_id: int) -> None:
+        """Let the scripts of tab ``tab_id`` run again if it was paused: it is about to be used."""
+        page = self._pages.get(tab_id)
+        if tab_id not in self.paused or page is None:
+            return
+        self.paused.discard(tab_id)
+        signals = await self._signals_within(page, _HALT_S)
+        if signals is not None and await signals.resume(_HALT_S):
+            self.record(
+                f"tab {tab_id} had been paused and its scripts run again; the one that was stopped may have "
+                "left the page half-working: reload it if it misbehaves"
+            )
+        else:
+            self.record(f"tab {tab_id} had been paused and could not be resumed; open its address again")
+
+    async def _signals_within(self, page: Page, seconds: float) -> TabSignals | None:
+        with contextlib.suppress(TimeoutError):
+            return await within(self.signals_of(page), seconds)
+        return None
 
     # -- events ----------------------------------------------------------------------------------
 

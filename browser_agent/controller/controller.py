@@ -26,8 +26,7 @@ from browser_agent.controller.execution import execute
 from browser_agent.controller.models import ActionModel, ActionResult
 from browser_agent.controller.registry import RegisteredAction, Registry
 from browser_agent.controller.schema import action_union, describe_action, parse_action
-from browser_agent.dom.extractor import extract_snapshot
-from browser_agent.errors import ActionError
+from browser_agent.errors import ActionError, ActionTimeoutError
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
 __all__ = ["Controller"]
@@ -229,11 +228,17 @@ async def _stop_reason(
 async def _new_elements_reason(ctx: ActionContext) -> str | None:
     """Re-capture the page and compare: new elements mean the model's indices may be stale.
 
-    The capture is not stored on the session, so the next state still marks these elements as new.
+    The capture is the session's own, bounded by its time limit; it is not kept as the session's last
+    snapshot, so the next state still marks these elements as new. A page that does not answer it has
+    its scripts stopped, and the rest of the list waits for the model to look again.
     """
     assert ctx.snapshot is not None
     await ctx.session.settle()
-    fresh = await extract_snapshot(ctx.page, previous=ctx.snapshot)
+    try:
+        fresh = await ctx.session.capture(keep=False, retry=False)
+    except ActionTimeoutError:
+        limit = ctx.session.config.capture_timeout_ms / 1000
+        return f"the page did not answer a look for new elements within {limit:g} s (a script never yields)"
     appeared = fresh.element_ids - ctx.snapshot.element_ids
     if not appeared:
         return None

@@ -1,0 +1,105 @@
+"""Every wait is bounded: a page that hangs the look between two actions, and background tabs that keep a
+script running, cost a bounded time; the runaway tabs are paused and come back when used. Real Chromium,
+local pages."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from playwright.async_api import Browser
+
+from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.watchdog import responds, within
+from browser_agent.controller import Controller
+from browser_agent.dom.models import TextNode
+from tests.support.pages import index_of
+from tests.support.server import LocalServer
+
+pytestmark = pytest.mark.integration
+
+TABS = 30
+
+
+@pytest.fixture
+async def quick(browser: Browser) -> AsyncIterator[BrowserSession]:
+    """A session that waits at most 1 s for a capture of the page."""
+    config = BrowserConfig(capture_timeout_ms=1_000, settle_max_ms=1_000, action_timeout_ms=2_000)
+    async with BrowserSession(config, browser=browser) as session:
+        yield session
+
+
+async def test_a_page_that_never_answers_the_look_between_actions_skips_the_rest(
+    quick: BrowserSession, server: LocalServer
+) -> None:
+    await quick.navigate(server.url("safety/title_trap.html"))
+    arm, count = await index_of(quick, "Arm the trap"), await index_of(quick, "Count")
+    actions = [{"action": "click_element", "index": arm}, {"action": "click_element", "index": count}]
+    started = time.perf_counter()
+    # Bounded here too: the old look between actions waited for the page for ever.
+    results = await within(Controller().run(actions, quick), 20)
+    assert time.perf_counter() - started < 8  # the 1 s capture limit and the stopping of the script
+    assert results[0].error is None and not results[0].skipped
+    assert results[1].skipped
+    assert "did not answer a look for new elements within 1 s" in (results[1].extracted_content or "")
+    assert await responds(quick.page, 2), "the spinning getter was stopped"
+    assert await quick.page.locator("#out").inner_text() == "", "the second click never ran"
+    assert any("never yielded and was stopped" in e for e in quick.drain_events())
+
+
+async def _spinning_tabs(session: BrowserSession, server: LocalServer) -> list[int]:
+    """Open ``TABS`` tabs of the spinner page, each then running a loop that never yields, and go back to
+    the first tab."""
+    first = session.current_tab_id
+    tab_ids, pages = [], []
+    for _ in range(TABS):
+        tab_ids.append(await session.new_tab())
+        pages.append(session.page)
+    await asyncio.gather(*(p.goto(server.url("safety/spinner.html")) for p in pages))
+    await asyncio.gather(*(p.evaluate("spin()") for p in pages))
+    await session.switch_tab(first)
+    session.drain_events()
+    return tab_ids
+
+
+async def test_background_tabs_that_spin_are_paused_and_the_current_tab_is_read_in_time(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("basic.html"))
+    spinning = await _spinning_tabs(session, server)
+    started = time.perf_counter()
+    state = await within(session.state(), 50)
+    # Generous: one second for every title together, then the pausing; one second per tab took 30 s.
+    assert time.perf_counter() - started < 10
+    assert state.snapshot is not None and state.title == "Basic"
+    assert [n.text for n in state.snapshot.selector_map.values()] == ["Other"]
+    assert "Hello" in " ".join(i.text for i in state.snapshot.items if isinstance(i, TextNode))
+    listed = {t.tab_id: t.title for t in state.tabs}
+    assert all(listed[t] == "(paused) Spinner" for t in spinning), listed
+    paused = [e for e in state.events if "kept a script running and were paused" in e]
+    assert len(paused) == 1 and all(f" {t}," in paused[0] or f" {t} " in paused[0] for t in spinning), paused
+    again = await within(session.state(), 20)  # paused tabs answer: nothing is waited for again
+    assert not any("kept a script running" in e for e in again.events)
+    assert [t.title for t in again.tabs] == [t.title for t in state.tabs]
+
+
+async def test_a_paused_tab_runs_again_once_switched_to(session: BrowserSession, server: LocalServer) -> None:
+    await session.navigate(server.url("safety/calm.html"))
+    await session.new_tab(server.url("safety/spinner.html"))
+    spinner = session.page
+    await spinner.evaluate("spin()")
+    await session.switch_tab(0)
+    state = await within(session.state(), 20)
+    assert any("tab 1 kept a script running and was paused" in e for e in state.events), state.events
+    ticks = await spinner.evaluate("ticks")
+    await asyncio.sleep(0.3)
+    assert await spinner.evaluate("ticks") == ticks, "a paused tab runs no timer"
+    await session.switch_tab(1)
+    woken = await within(session.state(), 20)
+    assert woken.title == "Spinner" and woken.snapshot is not None
+    assert any("tab 1 had been paused and its scripts run again" in e for e in woken.events), woken.events
+    assert "(paused)" not in next(t.title for t in woken.tabs if t.tab_id == 1)
+    await asyncio.sleep(0.3)
+    assert await spinner.evaluate("ticks") > ticks, "its timer runs again"
