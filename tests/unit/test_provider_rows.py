@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -151,3 +153,14 @@ def test_the_known_providers_are_found_by_the_module_of_their_class_or_its_bases
 def test_a_row_that_names_a_cut_error_needs_the_cut_marker() -> None:
     with pytest.raises(ValueError, match="cut_marker"):
         Provider("somewhere", "SomeChat", "some", cut_error="TooLongError")
+
+
+def test_the_rows_import_no_provider_package() -> None:
+    """The provider packages are optional extras: reading the rows must not need them."""
+    code = (
+        "import sys, browser_agent.llm, browser_agent.cli.models\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'langchain_openai', 'langchain_anthropic', 'langchain_ollama', 'openai', 'anthropic', 'ollama'}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
