@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
+from typing import Annotated, Any, ClassVar, get_args, get_origin
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
+from browser_agent.llm import Method as ToolCallingMethod
 from browser_agent.llm import RetryPolicy, flat_union, inline_refs, strip_noise
 
 __all__ = ["AgentBrain", "AgentOutput", "AgentSettings", "build_output_model", "tool_parameters"]
-
-ToolCallingMethod = Literal["auto", "function_calling", "json_mode", "json_schema", "raw"]
 
 
 class AgentSettings(BaseModel):

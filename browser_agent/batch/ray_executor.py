@@ -15,7 +15,6 @@ read the key from the workers' environment). Histories come back redacted and ar
 from __future__ import annotations
 
 import asyncio
-import importlib
 import math
 import time
 from collections.abc import Mapping
@@ -31,15 +30,13 @@ from browser_agent.batch.spec import TaskSpec
 from browser_agent.batch.task_run import history_file
 from browser_agent.browser import BrowserConfig
 from browser_agent.errors import UserError
+from browser_agent.extras import require
 
 __all__ = ["BrowserWorker", "RayExecutor"]
 
 
 def _import_ray() -> ModuleType:
-    try:
-        return importlib.import_module("ray")
-    except ImportError as exc:
-        raise UserError("RayExecutor needs Ray: pip install 'browser-agent[ray]'") from exc
+    return require("ray", "ray", "RayExecutor")
 
 
 class BrowserWorker:

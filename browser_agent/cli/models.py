@@ -1,5 +1,8 @@
 """Build a chat model from ``PROVIDER:NAME`` through the optional langchain provider packages.
 
+The providers are the rows of ``browser_agent.llm.providers.PROVIDERS``: a row names the package, the
+chat class, the extra that installs it, and the API key variable.
+
 The provider's own SDK retries are turned off (``max_retries=0``): browser_agent retries transient
 failures itself and says so while it waits, instead of leaving the user with a silent half minute.
 """
@@ -8,39 +11,19 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
 from browser_agent.errors import UserError
 from browser_agent.extras import install_hint
+from browser_agent.llm.providers import PROVIDERS, Provider
 
 __all__ = ["PROVIDERS", "Provider", "load_chat_model"]
 
 # The key a local OpenAI-compatible server gets when none is set: such servers ignore it.
 _LOCAL_KEY = "not-needed"
 _TIMEOUT_S = 120
-
-
-@dataclass(frozen=True, slots=True)
-class Provider:
-    """How to build one provider's chat model."""
-
-    module: str
-    class_name: str
-    extra: str
-    key_env: str | None  # the variable its SDK reads the API key from; None when it needs none
-    retries_option: str | None  # the SDK option that sets its own retries
-
-
-PROVIDERS: dict[str, Provider] = {
-    "openai": Provider("langchain_openai", "ChatOpenAI", "openai", "OPENAI_API_KEY", "max_retries"),
-    "anthropic": Provider(
-        "langchain_anthropic", "ChatAnthropic", "anthropic", "ANTHROPIC_API_KEY", "max_retries"
-    ),
-    "ollama": Provider("langchain_ollama", "ChatOllama", "ollama", None, None),
-}
 
 
 def load_chat_model(

@@ -9,7 +9,6 @@ or plain text; and which method to try next when a provider refuses one.
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -19,6 +18,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel
 
 from browser_agent.errors import ModelError, UserError
+from browser_agent.llm.providers import SchemaParam, provider_of
 from browser_agent.llm.retry import is_transient, status_of
 from browser_agent.llm.schemas import grammar_schema
 
@@ -81,8 +81,13 @@ def prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method, s
     if method == "json_mode":
         return Plan(llm.bind(response_format={"type": "json_object"}), "json_mode", next="raw")
     if method == "json_schema":
-        indices = None if _caches_the_schema(llm) else shape.indices
-        return Plan(_bind_schema(llm, output_model, indices), "json_schema", next="raw")
+        provider = provider_of(llm)
+        param: SchemaParam = provider.schema_param if provider else "response_format"
+        if param == "none":  # the provider decodes to no schema: describe it in the prompt instead
+            return Plan(llm, "raw")
+        # Where the prompt cache starts with the schema, a schema that changed each step would cost it.
+        indices = None if provider and provider.caches_the_schema(llm) else shape.indices
+        return Plan(_bind_schema(llm, output_model, indices, param), "json_schema", next="raw")
     return Plan(llm, "raw")
 
 
@@ -101,22 +106,12 @@ def is_refusal(exc: ModelError) -> bool:
     return not is_transient(cause) and status_of(cause) in _REFUSAL_STATUS
 
 
-def _caches_the_schema(llm: BaseChatModel) -> bool:
-    """Whether the provider's prompt cache starts with the ``response_format`` schema (OpenAI's own API,
-    Azure's): a schema that changes each step would then cost the cached prefix. Self-hosted servers
-    (llama.cpp, vLLM, LM Studio, Ollama) turn it into a sampling grammar outside the prompt."""
-    if not type(llm).__module__.startswith("langchain_openai"):
-        return False
-    base = getattr(llm, "openai_api_base", None) or os.environ.get("OPENAI_BASE_URL") or ""
-    return not base or "openai.com" in base or "azure" in base or "Azure" in type(llm).__name__
-
-
 def _bind_schema(
-    llm: BaseChatModel, output_model: type[BaseModel], indices: tuple[int, ...] | None
+    llm: BaseChatModel, output_model: type[BaseModel], indices: tuple[int, ...] | None, param: SchemaParam
 ) -> Runnable[LanguageModelInput, Any]:
-    """Ask the server to constrain decoding to the output schema (Ollama takes it as ``format``)."""
+    """Ask the server to constrain decoding to the output schema, as its provider takes it."""
     schema = grammar_schema(output_model, indices)
-    if type(llm).__module__.startswith("langchain_ollama"):
+    if param == "format":
         return llm.bind(format=schema)
     return llm.bind(
         response_format={

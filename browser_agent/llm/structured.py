@@ -21,6 +21,7 @@ from browser_agent.errors import ModelError, ModelOutputError
 from browser_agent.llm.cache import with_cache_points
 from browser_agent.llm.json_repair import MAX_DEPTH, JSONExtractionError, extract_json, too_deep
 from browser_agent.llm.methods import Method, Mode, Plan, PromptShape, is_refusal, next_plan, prepare
+from browser_agent.llm.providers import PROVIDERS, cut_error_row
 from browser_agent.llm.retry import RetryPolicy, call_with_retry
 from browser_agent.llm.schemas import compact_schema
 from browser_agent.llm.usage import TokenUsage, usage_of
@@ -265,22 +266,22 @@ def _echo(ai: AIMessage) -> AIMessage:
 
 
 def _was_cut(ai: AIMessage) -> bool:
-    """Whether the provider stopped the reply at its token limit (OpenAI and compatible servers say
-    ``finish_reason: length``, Ollama ``done_reason: length``, Anthropic ``stop_reason: max_tokens``)."""
+    """Whether the provider stopped the reply at its token limit (``Provider.cut_marker``: OpenAI and
+    compatible servers say ``finish_reason: length``, Ollama ``done_reason: length``, Anthropic
+    ``stop_reason: max_tokens``)."""
     meta = ai.response_metadata or {}
-    return (
-        meta.get("finish_reason") == "length"
-        or meta.get("done_reason") == "length"
-        or meta.get("stop_reason") == "max_tokens"
-    )
+    return any(p.cut_marker and meta.get(p.cut_marker[0]) == p.cut_marker[1] for p in PROVIDERS.values())
 
 
 def _raised_cut_reply(exc: ModelError) -> AIMessage | None:
     """A reply cut at the token limit that the provider's SDK raised on instead of returning (OpenAI's
-    does when a response format is set), as the reply it was: the model gets to correct it."""
+    does when a response format is set; ``Provider.cut_error``), as the reply it was: the model gets to
+    correct it."""
     cause = exc.__cause__
-    if cause is None or type(cause).__name__ != "LengthFinishReasonError":
+    provider = cut_error_row(cause) if cause is not None else None
+    if provider is None or provider.cut_marker is None:
         return None
+    key, value = provider.cut_marker
     completion = getattr(cause, "completion", None)
     choices = getattr(completion, "choices", None) or [None]
     text = getattr(getattr(choices[0], "message", None), "content", None)
@@ -291,7 +292,7 @@ def _raised_cut_reply(exc: ModelError) -> AIMessage | None:
         usage = {"input_tokens": asked, "output_tokens": done, "total_tokens": asked + done}
     return AIMessage(
         content=text if isinstance(text, str) else "",
-        response_metadata={"finish_reason": "length"},
+        response_metadata={key: value},
         usage_metadata=usage,
     )
 

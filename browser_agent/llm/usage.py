@@ -8,6 +8,8 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from browser_agent.llm.providers import PROVIDERS, UsageShape
+
 __all__ = ["TokenUsage", "usage_of"]
 
 
@@ -53,9 +55,8 @@ def usage_of(message: BaseMessage) -> TokenUsage:
     """Read the token usage a provider reported on ``message``; zeros when it reported none.
 
     langchain's standard ``usage_metadata`` comes first (cache reads in ``input_token_details``); older
-    integrations only fill ``response_metadata["token_usage"]`` (OpenAI names, cache reads in
-    ``prompt_tokens_details.cached_tokens``) or ``["usage"]`` (Anthropic names,
-    ``cache_read_input_tokens``).
+    integrations only fill ``response_metadata`` in their provider's own shape (``Provider.usage``:
+    OpenAI's ``token_usage``, Anthropic's ``usage``).
     """
     metadata = getattr(message, "usage_metadata", None)
     if isinstance(metadata, Mapping) and metadata:
@@ -65,18 +66,15 @@ def usage_of(message: BaseMessage) -> TokenUsage:
             _field(metadata, "input_token_details", "cache_read"),
         )
     response = message.response_metadata or {}
-    for key in ("token_usage", "usage"):
-        raw = response.get(key)
+    for shape in (p.usage for p in PROVIDERS.values() if p.usage is not None):
+        raw = response.get(shape.key)
         if isinstance(raw, Mapping):
-            cached = _field(raw, "prompt_tokens_details", "cached_tokens") or _field(
-                raw, "cache_read_input_tokens"
-            )
-            prompt = _as_int(raw.get("prompt_tokens", raw.get("input_tokens")))
-            if "cache_read_input_tokens" in raw:  # Anthropic counts cache reads apart from input_tokens
-                prompt += cached + _field(raw, "cache_creation_input_tokens")
-            return TokenUsage(
-                prompt,
-                _as_int(raw.get("completion_tokens", raw.get("output_tokens"))),
-                cached,
-            )
+            return _read_shape(raw, shape)
     return TokenUsage()
+
+
+def _read_shape(raw: Mapping[str, Any], shape: UsageShape) -> TokenUsage:
+    uncounted = sum(_field(raw, *path) for path in shape.uncounted)
+    return TokenUsage(
+        _as_int(raw.get(shape.input)) + uncounted, _as_int(raw.get(shape.output)), _field(raw, *shape.cached)
+    )

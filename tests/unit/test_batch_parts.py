@@ -133,7 +133,7 @@ def test_a_playwright_server_gets_the_launch_options_it_honours() -> None:
 def test_the_ray_executor_without_ray_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
     setup = BatchSetup((BrowserConfig(),), ScriptedChatModel(replies=[]), BatchOptions(), 2)
-    with pytest.raises(UserError, match=r"pip install 'browser-agent\[ray\]'"):
+    with pytest.raises(UserError, match=r"pip install 'pw-browser-agent\[ray\]'"):
         asyncio.run(RayExecutor().start(setup))
     with pytest.raises(UserError, match="at least one actor"):
         RayExecutor(actors=0)
