@@ -32,8 +32,8 @@ from bpe_openai import get_encoding
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route
 
-from browser_agent.agent.replay import WHOLE_PAGE
 from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.dom.extractor import WHOLE_PAGE
 from browser_agent.mcp.page_view import capture_view, view_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -98,10 +98,11 @@ def categorize(history: Any, success: bool) -> str:
         return ""
     errors = " ".join(e for e in history.errors() if e)
     # The page did not change and the same actions were sent again: a loop.
-    signatures = [json.dumps([s.url, s.actions], sort_keys=True) for s in history.steps if s.actions]
+    signatures = [
+        json.dumps([s.url, [a.flat() for a in s.actions]], sort_keys=True) for s in history.steps if s.actions
+    ]
     repeats = max((signatures.count(s) for s in set(signatures)), default=0)
-    last = history.steps[-1].results[-1] if history.steps and history.steps[-1].results else {}
-    if history.is_done() and last.get("success") is False:
+    if history.is_done() and history.is_successful() is False:
         return "gave up"
     if history.is_done():
         return "wrong element"

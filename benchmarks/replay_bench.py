@@ -30,11 +30,11 @@ from typing import Any
 from benchmarks.replay_pages.mutations import KINDS
 from benchmarks.replay_pages.pages import BUILDERS, PageSpec
 from benchmarks.replay_pages.tree import KEY, Gen
-from browser_agent.agent.replay import WHOLE_PAGE
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.dom import DomSnapshot, ElementNode, ExtractOptions, extract_snapshot
-from browser_agent.dom.fingerprint import Fingerprint, fingerprint_of
-from browser_agent.dom.matching import DEFAULT_MARGIN, DEFAULT_THRESHOLD, locate
+from browser_agent.dom.extractor import WHOLE_PAGE
+from browser_agent.reid.fingerprint import Fingerprint, fingerprint_of
+from browser_agent.reid.matching import DEFAULT_MARGIN, DEFAULT_THRESHOLD, locate
 
 PAGE_WIDE = frozenset({"regen", "text"})  # one variant per page serves every target
 STYLE = "<style>body{font:14px sans-serif;margin:16px} li,tr,.widget,.field{margin:4px 0}</style>"
@@ -172,7 +172,7 @@ async def _bench_page(
         for number, (body_html, targets) in enumerate(variants):
             path = f"/{spec.name}/{kind}/{number}"
             server.docs[path] = _document(spec, body_html)
-            # Replay captures the whole page (agent.replay.WHOLE_PAGE); the recording saw only the viewport.
+            # Replay captures the whole page (dom.extractor.WHOLE_PAGE); the recording saw only the viewport.
             mutated, mutated_keys = await _capture(session, base + path, WHOLE_PAGE)
             for key in targets:
                 outcomes.append(

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from step_bench import TimedPolicy
 
-from browser_agent import Agent, AgentHistory, AgentSettings, BrowserConfig
+from browser_agent import Agent, AgentHistory, AgentSettings, BrowserConfig, save_gif, save_report
 from browser_agent.demo.site import DemoSite
 from browser_agent.testing import ScriptedChatModel
 
@@ -41,8 +41,8 @@ async def main(steps: int) -> None:
     recorded = await _run(steps, record=True)
     sizes = [len(base64.b64decode(s.screenshot.jpeg_b64)) for s in recorded.steps if s.screenshot]
     with tempfile.TemporaryDirectory() as folder:
-        report = recorded.save_report(Path(folder, "run.html")).stat().st_size
-        gif = recorded.save_gif(Path(folder, "run.gif")).stat().st_size
+        report = save_report(recorded, Path(folder, "run.html")).stat().st_size
+        gif = save_gif(recorded, Path(folder, "run.gif")).stat().st_size
     state = [statistics.median(s.timings.state_ms for s in h.steps) for h in (plain, recorded)]
     print(f"steps: {len(recorded.steps)}, screenshots: {len(sizes)}, done: {recorded.is_done()}")
     print(

@@ -25,9 +25,9 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentRunError, AgentSettings, BrowserConfig
-from browser_agent.agent.history import AgentStep
 from browser_agent.demo.catalog import PRODUCTS
 from browser_agent.demo.site import DemoSite
+from browser_agent.record import AgentStep
 from browser_agent.testing import ScriptedChatModel
 from tests.support.processes import descendants, leftovers, rss_mb
 

@@ -23,7 +23,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentSettings, BrowserConfig
-from browser_agent.agent.messages import page_of_state
+from browser_agent.agent.conversation import page_of_state
 from browser_agent.demo.catalog import PRODUCTS
 from browser_agent.demo.policy import find_index
 from browser_agent.demo.site import DemoSite
@@ -84,7 +84,7 @@ async def main(steps: int, fence: str) -> None:
         t = step.timings
         overhead = t.total_ms - model_s * 1000
         rows.append(overhead)
-        action = step.actions[0]["action"] if step.actions else "-"
+        action = step.actions[0].name if step.actions else "-"
         print(
             f"step {step.step:2d} {action:15s} state {t.state_ms:6.1f} ms  model {t.model_ms:6.1f} ms  "
             f"actions {t.actions_ms:6.1f} ms  overhead {overhead:6.1f} ms"

@@ -4,16 +4,7 @@ from browser_agent import Agent
 history = await Agent(task="...", llm=ChatOpenAI(model="gpt-4o")).run()
 """
 
-from browser_agent.agent import (
-    Agent,
-    AgentHistory,
-    AgentHooks,
-    AgentSettings,
-    ConsoleReporter,
-    ReplayOptions,
-    ReplayReport,
-    replay,
-)
+from browser_agent.agent import Agent, AgentHooks, AgentSettings
 from browser_agent.batch import TaskSpec, run_many
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import ActionContext, ActionResult, Controller
@@ -27,6 +18,9 @@ from browser_agent.errors import (
     ModelOutputError,
     UserError,
 )
+from browser_agent.output import ConsoleReporter, save_gif, save_report
+from browser_agent.playback import ReplayOptions, ReplayReport, replay
+from browser_agent.record import AgentHistory
 
 __all__ = [
     "ActionContext",
@@ -54,4 +48,6 @@ __all__ = [
     "extract_snapshot",
     "replay",
     "run_many",
+    "save_gif",
+    "save_report",
 ]

@@ -1,36 +1,7 @@
-"""The agent loop, its messages and planner, run history, replay and console reporting."""
+"""The agent loop: each step observes the page, asks the model, runs the actions and records the step."""
 
 from browser_agent.agent.agent import Agent
-from browser_agent.agent.history import (
-    AgentHistory,
-    AgentStep,
-    RunUsage,
-    StepScreenshot,
-    StepTimings,
-    StepUsage,
-)
 from browser_agent.agent.hooks import AgentHooks
-from browser_agent.agent.models import AgentBrain, AgentOutput, AgentSettings
-from browser_agent.agent.replay import ReplayedAction, ReplayOptions, ReplayReport, replay
-from browser_agent.agent.replay_console import ReplayReporter
-from browser_agent.agent.reporter import ConsoleReporter
+from browser_agent.agent.settings import DEFAULT_MAX_STEPS, AgentSettings
 
-__all__ = [
-    "Agent",
-    "AgentBrain",
-    "AgentHistory",
-    "AgentHooks",
-    "AgentOutput",
-    "AgentSettings",
-    "AgentStep",
-    "ConsoleReporter",
-    "ReplayOptions",
-    "ReplayReport",
-    "ReplayReporter",
-    "ReplayedAction",
-    "RunUsage",
-    "StepScreenshot",
-    "StepTimings",
-    "StepUsage",
-    "replay",
-]
+__all__ = ["DEFAULT_MAX_STEPS", "Agent", "AgentHooks", "AgentSettings"]

@@ -18,19 +18,20 @@ from pathlib import Path
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
-from browser_agent.agent.history import AgentHistory, AgentStep
+from browser_agent.agent.conversation import Conversation
 from browser_agent.agent.hooks import AgentHooks
-from browser_agent.agent.messages import MessageBuilder
-from browser_agent.agent.models import AgentSettings
 from browser_agent.agent.planner import make_plan
-from browser_agent.agent.replay import Listener, ReplayOptions, ReplayReport, replay
+from browser_agent.agent.settings import DEFAULT_MAX_STEPS, AgentSettings
 from browser_agent.agent.step_runner import StepDeps, StepRunner
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.watchdog import within
 from browser_agent.controller import Controller
-from browser_agent.errors import AgentRunError, ModelError
+from browser_agent.errors import AgentRunError, ModelError, UserError
 from browser_agent.interrupts import run_interruptible
 from browser_agent.llm import TokenUsage
+from browser_agent.playback import ReplayOptions, ReplayReport, replay
+from browser_agent.playback.runner import Listener
+from browser_agent.record import AgentHistory, AgentStep
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
 __all__ = ["Agent"]
@@ -76,11 +77,12 @@ class Agent:
         self.hooks = hooks or AgentHooks()
         self.history = AgentHistory(task=self.secrets.redact(task), output_model=output_model)
         self.session: BrowserSession | None = browser if isinstance(browser, BrowserSession) else None
-        self._config = browser if isinstance(browser, BrowserConfig) else None
-        fence = self._fence()
+        given = browser if isinstance(browser, BrowserConfig) else BrowserConfig()
+        self._config = given.model_copy(update={"allowed_domains": self._fence(given)})
+        fence = self._config.allowed_domains
         if fence is not None:
             self.controller = self.controller.fenced_to(fence)
-        self._messages = MessageBuilder(
+        self._messages = Conversation(
             task,
             max_actions=self.settings.max_actions_per_step,
             max_input_tokens=self.settings.max_input_tokens,
@@ -118,11 +120,11 @@ class Agent:
         async with self._session() as session:
             return await replay(history, session, self.controller, opts, on_action)
 
-    def run_sync(self, max_steps: int = 50) -> AgentHistory:
+    def run_sync(self, max_steps: int = DEFAULT_MAX_STEPS) -> AgentHistory:
         """``run`` for code without an event loop."""
         return run_interruptible(self.run(max_steps=max_steps))
 
-    async def run(self, max_steps: int = 50) -> AgentHistory:
+    async def run(self, max_steps: int = DEFAULT_MAX_STEPS) -> AgentHistory:
         """Run until the model calls ``done``, ``max_steps`` pass, or ``stop()`` is called.
 
         ``history.end_reason`` says which; ``history.is_successful()`` whether the task succeeded.
@@ -256,14 +258,22 @@ class Agent:
             )
             return None
 
-    def _fence(self) -> tuple[str, ...] | None:
-        """The domains the run's browser will be fenced to: the settings' on a session passed in, the
-        browser config's (else the settings') on one the agent launches."""
-        settings = self.settings.allowed_domains
-        if self.session is not None:
-            return settings if settings is not None else self.session.config.allowed_domains
-        config = (self._config or BrowserConfig()).allowed_domains
-        return config if config is not None else settings
+    def _fence(self, config: BrowserConfig) -> tuple[str, ...] | None:
+        """The domains the run's browser is fenced to. The fence lives in the browser's configuration
+        (the session's, or the config the agent launches with); ``AgentSettings.allowed_domains`` is a
+        shortcut that sets it.
+
+        Raises:
+            UserError: the settings and the browser give two different fences.
+        """
+        shortcut = self.settings.allowed_domains
+        given = self.session.allowed_domains if self.session is not None else config.allowed_domains
+        if shortcut is not None and given is not None and set(shortcut) != set(given):
+            raise UserError(
+                f"The browser is limited to {list(given)} and AgentSettings.allowed_domains to "
+                f"{list(shortcut)}; give the allowed domains in one place (BrowserConfig.allowed_domains)."
+            )
+        return given if given is not None else shortcut
 
     @asynccontextmanager
     async def _session(self) -> AsyncIterator[BrowserSession]:
@@ -274,8 +284,7 @@ class Agent:
             with self.session.driven_by(self.history.task):  # one running agent per session
                 yield self.session
             return
-        config = (self._config or BrowserConfig()).model_copy(update={"allowed_domains": self._fence()})
-        async with BrowserSession(config) as session:
+        async with BrowserSession(self._config) as session:
             self.session = session
             try:
                 yield session
@@ -293,5 +302,4 @@ class Agent:
 
     def _count_outcome(self, step: AgentStep) -> None:
         """Count consecutive failures: a step fails when the model failed or every action failed."""
-        failed = step.error is not None or (bool(step.results) and all(r.get("error") for r in step.results))
-        self.consecutive_failures = self.consecutive_failures + 1 if failed else 0
+        self.consecutive_failures = self.consecutive_failures + 1 if step.failed else 0

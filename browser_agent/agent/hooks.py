@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from browser_agent.agent.history import AgentHistory, AgentStep
+from browser_agent.record import AgentHistory, AgentStep
 
 __all__ = ["AgentHooks"]
 

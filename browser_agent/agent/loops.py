@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.record import ActionCall, describe_call
 
 __all__ = ["MAX_REPEATS", "LoopWatch", "loop_error", "page_key", "repeat_warning"]
 
@@ -40,18 +41,18 @@ class LoopWatch:
 
     _seen: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
-    def check(self, step: int, page: str, actions: list[dict[str, Any]]) -> list[int]:
+    def check(self, step: int, page: str, actions: list[ActionCall]) -> list[int]:
         """Record ``actions`` sent at ``step`` on ``page``; return the earlier steps that sent the same."""
-        key = (page, json.dumps(actions, sort_keys=True, default=str))
+        key = (page, json.dumps([a.flat() for a in actions], sort_keys=True, default=str))
         earlier = self._seen.setdefault(key, [])
         before = list(earlier)
         earlier.append(step)
         return before
 
 
-def repeat_warning(earlier: list[int], actions: list[dict[str, Any]]) -> str:
+def repeat_warning(earlier: list[int], actions: list[ActionCall]) -> str:
     """What the model reads after a repeat (``earlier``: the steps that sent the same actions)."""
-    tried = "; ".join(_call(a) for a in actions)
+    tried = "; ".join(describe_call(a) for a in actions)
     steps = ", ".join(str(s) for s in earlier)
     return (
         f"You sent exactly these actions on this same page before (step {steps}) and the page did not "
@@ -59,16 +60,11 @@ def repeat_warning(earlier: list[int], actions: list[dict[str, Any]]) -> str:
     )
 
 
-def loop_error(earlier: list[int], actions: list[dict[str, Any]]) -> str:
+def loop_error(earlier: list[int], actions: list[ActionCall]) -> str:
     """The error of a step that was not run because it repeated itself ``MAX_REPEATS`` times."""
-    tried = "; ".join(_call(a) for a in actions)
+    tried = "; ".join(describe_call(a) for a in actions)
     return (
         f"Loop: these actions were already sent {len(earlier)} times on this same page without changing "
         f"it (steps {', '.join(map(str, earlier))}), so they were not run again: {tried}."
     )
 
-
-def _call(action: dict[str, Any]) -> str:
-    name = action.get("action", "?")
-    args = ", ".join(f"{k}={v!r}" for k, v in action.items() if k != "action")
-    return f"{name}({args})"

@@ -7,14 +7,14 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from browser_agent.agent.messages import MessageBuilder, load_prompt
+from browser_agent.agent.conversation import Conversation, load_prompt
 from browser_agent.llm import RetryPolicy, TokenUsage, ask_text, strip_think
 
 __all__ = ["make_plan"]
 
 
 async def make_plan(
-    planner: BaseChatModel, messages: MessageBuilder, *, use_vision: bool, retry: RetryPolicy
+    planner: BaseChatModel, messages: Conversation, *, use_vision: bool, retry: RetryPolicy
 ) -> tuple[str, TokenUsage]:
     """Ask ``planner`` for a plan (and what it cost) from the task, the step memos and the last state.
 

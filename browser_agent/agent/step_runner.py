@@ -17,15 +17,12 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from browser_agent.agent.history import AgentStep, StepScreenshot, StepUsage
+from browser_agent.agent.conversation import Conversation
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
-from browser_agent.agent.messages import MessageBuilder
-from browser_agent.agent.models import AgentOutput, AgentSettings, build_output_model, tool_parameters
+from browser_agent.agent.settings import AgentSettings
 from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.dom.fingerprint import fingerprint_of
-from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import ActionError, ModelError, ModelOutputError
 from browser_agent.llm import (
     Method,
@@ -37,6 +34,8 @@ from browser_agent.llm import (
     ask_structured,
     message_text,
 )
+from browser_agent.record import ActionCall, AgentStep, StepOutput, StepScreenshot, describe_outcome
+from browser_agent.record.reply import AgentOutput, build_output_model, tool_parameters
 from browser_agent.sensitive import Secrets
 
 __all__ = ["StepDeps", "StepRunner"]
@@ -53,7 +52,7 @@ class StepDeps:
     session: BrowserSession
     settings: AgentSettings
     secrets: Secrets
-    messages: MessageBuilder
+    messages: Conversation
     on_retry: Callable[[str], None] | None = None
 
 
@@ -90,8 +89,10 @@ class StepRunner:
         step = self._begin(0, None)
         state = await self.deps.session.state()
         step.url, step.title = state.url, state.title
-        step.model_output = {"action": [a.model_dump(mode="json") for a in actions]}
-        self._record_results(step, await self._act(actions), state.snapshot)
+        step.model_output = StepOutput(
+            action=[ActionCall.model_validate(a.model_dump(mode="json")) for a in actions]
+        )
+        self._record_results(step, await self._act(actions))
         return self._finish(step)
 
     async def step(
@@ -100,7 +101,7 @@ class StepRunner:
         """Observe the page, ask the model, run its actions; a failure is recorded, not raised."""
         step = self._begin(number, plan)
         if plan_usage is not None:
-            step.planner_usage = StepUsage.of(plan_usage)
+            step.planner_usage = plan_usage
         settings = self.deps.settings
         try:
             state = await self.deps.session.state(
@@ -119,9 +120,9 @@ class StepRunner:
         reply = await self._decide(step, state, vision, (number, max_steps), plan)
         step.timings.model_ms = self._elapsed_ms() - step.timings.state_ms
         if reply is not None:
-            step.model_output = reply.parsed.model_dump(mode="json")
+            step.model_output = StepOutput.model_validate(reply.parsed.model_dump(mode="json"))
             if not self._repeats_itself(step, state):
-                self._record_results(step, await self._act(reply.parsed.action), state.snapshot)
+                self._record_results(step, await self._act(reply.parsed.action))
         return self._finish(step)
 
     def _repeats_itself(self, step: AgentStep, state: BrowserState) -> bool:
@@ -150,7 +151,7 @@ class StepRunner:
         step.error = message
         if step.model_output and not step.results:
             step.results = [
-                {"action": a.get("action"), "error": "not finished: the step ran out of time"}
+                ActionResult(action=a.name, error="not finished: the step ran out of time")
                 for a in step.actions
             ]
         return self._finish(step)
@@ -203,14 +204,10 @@ class StepRunner:
         except ModelError as exc:
             step.error = f"{type(exc).__name__}: {exc}"
             if isinstance(exc, ModelOutputError):
-                step.usage = StepUsage(
-                    input_tokens=exc.input_tokens,
-                    output_tokens=exc.output_tokens,
-                    cached_input_tokens=exc.cached_input_tokens,
-                )
+                step.usage = TokenUsage(exc.input_tokens, exc.output_tokens, exc.cached_input_tokens)
             return None
         self._keep_method(reply.method)
-        step.usage = StepUsage.of(reply.usage)
+        step.usage = reply.usage
         step.corrections = reply.attempts - 1
         return reply
 
@@ -256,25 +253,21 @@ class StepRunner:
             allowed_files=deps.settings.allowed_files,
         )
 
-    def _record_results(
-        self, step: AgentStep, results: list[ActionResult], snapshot: DomSnapshot | None
-    ) -> None:
-        step.results = [r.model_dump(mode="json", exclude={"element"}) for r in results]
+    @staticmethod
+    def _record_results(step: AgentStep, results: list[ActionResult]) -> None:
+        """The results, the fingerprints the controller took of the elements acted on, their boxes on
+        the screenshot, and the extraction model's tokens."""
+        step.results = results
+        step.interacted = [r.fingerprint for r in results]
         for r in results:
             if r.usage is not None:
-                step.extraction_usage += StepUsage.of(r.usage)
+                step.extraction_usage += r.usage
         if step.screenshot is not None:
             step.screenshot.targets = [
                 [r.element.rect.x, r.element.rect.y, r.element.rect.width, r.element.rect.height]
                 for r in results
                 if r.element is not None
             ]
-        step.interacted = [
-            fingerprint_of(r.element, snapshot).to_dict()
-            if r.element is not None and snapshot is not None
-            else None
-            for r in results
-        ]
 
     def _finish(self, step: AgentStep) -> AgentStep:
         """Time the step, redact every field of it, and remember it for the next request."""
@@ -287,7 +280,7 @@ class StepRunner:
         shot = step.screenshot
         step = AgentStep.model_validate(self.deps.secrets.redact_obj(step.model_dump(exclude={"screenshot"})))
         step.screenshot = shot
-        self.deps.messages.add_memo(step.step, step.model_output, step.results, step.error)
+        self.deps.messages.add_memo(step)
         logger.info("step %d: %s", step.step, _outcome_line(step))
         return step
 
@@ -305,7 +298,5 @@ class StepRunner:
 
 def _outcome_line(step: AgentStep) -> str:
     """One log line for a finished (already redacted) step."""
-    done = ", ".join(
-        f"{r.get('action')}{' FAILED: ' + str(r['error']) if r.get('error') else ''}" for r in step.results
-    )
+    done = ", ".join(f"{r.action}: {describe_outcome(r).cut(120)}" for r in step.results)
     return done or step.error or "no actions"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from browser_agent.agent import AgentHistory
+from browser_agent.record import AgentHistory
 
 __all__ = ["TaskOutcome"]
 

@@ -22,7 +22,6 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from browser_agent.agent import AgentHistory
 from browser_agent.batch.local import LocalExecutor
 from browser_agent.batch.options import BatchSetup
 from browser_agent.batch.outcome import TaskOutcome
@@ -31,6 +30,7 @@ from browser_agent.batch.task_run import history_file
 from browser_agent.browser import BrowserConfig
 from browser_agent.errors import UserError
 from browser_agent.extras import require
+from browser_agent.record import AgentHistory
 
 __all__ = ["BrowserWorker", "RayExecutor"]
 

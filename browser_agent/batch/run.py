@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
 
-from browser_agent.agent import AgentHistory
 from browser_agent.batch.local import Executor, LocalExecutor
 from browser_agent.batch.options import BatchOptions, BatchSetup, BrowserSource, LlmSource, browser_sources
 from browser_agent.batch.outcome import TaskOutcome
 from browser_agent.batch.spec import TaskSpec, as_specs
 from browser_agent.errors import UserError
+from browser_agent.record import AgentHistory
 
 __all__ = ["run_batch", "run_many"]
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from browser_agent.agent import Agent, AgentHistory, AgentSettings
+from browser_agent.agent import Agent, AgentSettings
 from browser_agent.batch.fleet import Endpoint, Fleet
 from browser_agent.batch.options import BatchOptions
 from browser_agent.batch.outcome import TaskOutcome
@@ -26,6 +26,7 @@ from browser_agent.batch.spec import TaskSpec
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import Controller
 from browser_agent.errors import BrowserAgentError
+from browser_agent.record import AgentHistory
 from browser_agent.sensitive import Secrets
 
 __all__ = ["TaskKit", "history_file", "run_task"]

@@ -32,7 +32,7 @@ from browser_agent.browser.settle import wait_for_settle
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.browser.tabs import TabRegistry
 from browser_agent.browser.watchdog import bounded, responds, within
-from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
+from browser_agent.dom.extractor import WHOLE_PAGE, ExtractOptions, extract_snapshot
 from browser_agent.dom.hooks import install_page_hooks
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import (
@@ -462,6 +462,11 @@ class BrowserSession:
             if keep:
                 self.last_snapshot = snapshot
             return snapshot
+
+    async def capture_whole_page(self) -> DomSnapshot:
+        """``capture`` of the whole page, with all of its text (what re-identification reads); it
+        becomes ``last_snapshot``, so the indices of the next actions refer to it."""
+        return await self.capture(WHOLE_PAGE)
 
     async def _screenshot(
         self, page: Page, mask_values: Sequence[str], marks: DomSnapshot | None

@@ -20,9 +20,9 @@ from browser_agent.batch.local import Executor, LocalExecutor
 from browser_agent.batch.options import BatchSetup, BrowserSource, LlmSource
 from browser_agent.batch.run import run_batch
 from browser_agent.browser import BrowserConfig
-from browser_agent.cli.batch_progress import BatchProgress
 from browser_agent.cli.models import load_chat_model
 from browser_agent.interrupts import run_interruptible
+from browser_agent.output.batch_progress import BatchProgress
 
 __all__ = ["add_parser", "finished_ids"]
 

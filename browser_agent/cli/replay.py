@@ -7,15 +7,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from browser_agent.agent import AgentHistory, ReplayOptions, ReplayReport, replay
-from browser_agent.agent.replay import replay_fence
-from browser_agent.agent.replay_console import ReplayReporter
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.cli.models import load_chat_model
 from browser_agent.cli.options import add_secret_options, load_secrets
 from browser_agent.controller import Controller
 from browser_agent.errors import UserError
 from browser_agent.interrupts import run_interruptible
+from browser_agent.output.replay_console import ReplayReporter
+from browser_agent.playback import ReplayOptions, ReplayReport, replay
+from browser_agent.playback.runner import replay_fence
+from browser_agent.record import AgentHistory
 
 __all__ = ["add_parser"]
 

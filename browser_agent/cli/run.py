@@ -14,14 +14,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from browser_agent.agent import Agent, AgentHistory, AgentSettings
-from browser_agent.agent.reporter import ConsoleReporter, Mode
+from browser_agent.agent import Agent, AgentSettings
 from browser_agent.browser import BrowserConfig
 from browser_agent.cli.models import load_chat_model
 from browser_agent.cli.options import add_secret_options, import_model, load_secrets, tool_calling_methods
 from browser_agent.errors import AgentRunError, UserError
 from browser_agent.extras import require
 from browser_agent.interrupts import run_interruptible
+from browser_agent.output import save_gif, save_report
+from browser_agent.output.reporter import ConsoleReporter, Mode
+from browser_agent.record import AgentHistory
 
 __all__ = ["add_parser"]
 
@@ -133,10 +135,10 @@ def _keep(args: argparse.Namespace, history: AgentHistory) -> None:
     if args.save:
         history.save(args.save)
     if args.report:
-        history.save_report(args.report)
+        save_report(history, args.report)
         print(f"report: {args.report}", file=sys.stderr)
     if args.gif and any(s.screenshot for s in history.steps):
-        history.save_gif(args.gif)
+        save_gif(history, args.gif)
         print(f"gif: {args.gif}", file=sys.stderr)
 
 

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
+from browser_agent import reid
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.domains import is_url_allowed
 from browser_agent.browser.watchdog import within
@@ -145,7 +146,7 @@ class Controller:
         moved: str | None = None  # how the page the model saw went away, once it has
         for position, action in enumerate(parsed):
             before = _Marker.take(session)
-            result = await _bounded(self.registry.get(action.action), action, ctx)
+            result = _fingerprinted(await _bounded(self.registry.get(action.action), action, ctx), ctx)
             results.append(result)
             rest = parsed[position + 1 :]
             if not rest:
@@ -156,6 +157,13 @@ class Controller:
                 results.extend(_skipped(a, ctx.redact(reason)) for a in rest)
                 break
         return results
+
+
+def _fingerprinted(result: ActionResult, ctx: ActionContext) -> ActionResult:
+    """``result`` with the fingerprint of the element it acted on, taken in the page the model saw."""
+    if result.element is None or ctx.snapshot is None or result.fingerprint is not None:
+        return result
+    return result.model_copy(update={"fingerprint": reid.record(result.element, ctx.snapshot)})
 
 
 async def _bounded(registered: RegisteredAction, action: ActionModel, ctx: ActionContext) -> ActionResult:

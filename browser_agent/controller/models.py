@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, InstanceOf
 
 from browser_agent.dom.models import ElementNode
 from browser_agent.llm.usage import TokenUsage
+from browser_agent.reid import Fingerprint
 
 __all__ = ["ActionModel", "ActionResult"]
 
@@ -44,8 +45,9 @@ class ActionModel(BaseModel):
 class ActionResult(BaseModel):
     """The outcome of one action, as the model will read it.
 
-    ``element`` is the element acted on (for fingerprints and replay) and ``usage`` the tokens an
-    extraction model spent on the action (for the run's totals); neither is serialized.
+    ``element`` is the element acted on, ``fingerprint`` what finds it again on a later page (replay,
+    workflows), and ``usage`` the tokens an extraction model spent on the action (for the run's totals);
+    none of them is serialized with the result (the record keeps the fingerprint beside it).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -61,4 +63,5 @@ class ActionResult(BaseModel):
     skipped: bool = Field(default=False, description="The action was not run; extracted_content says why.")
     new_tab: int | None = Field(default=None, description="The tab this action opened and switched to.")
     element: InstanceOf[ElementNode] | None = Field(default=None, exclude=True)
+    fingerprint: InstanceOf[Fingerprint] | None = Field(default=None, exclude=True)
     usage: InstanceOf[TokenUsage] | None = Field(default=None, exclude=True)

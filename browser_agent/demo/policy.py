@@ -12,7 +12,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from browser_agent.agent.messages import page_of_state
+from browser_agent.agent.conversation import page_of_state
 
 __all__ = ["CUSTOMER", "TASK", "DemoPolicy", "find_index", "price_policy", "price_task"]
 

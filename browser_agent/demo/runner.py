@@ -9,13 +9,15 @@ from pathlib import Path
 from langchain_core.language_models import BaseChatModel
 from rich.console import Console
 
-from browser_agent.agent import Agent, AgentHistory, AgentSettings, ReplayOptions, ReplayReport
-from browser_agent.agent.replay_console import ReplayReporter
-from browser_agent.agent.reporter import ConsoleReporter
+from browser_agent.agent import Agent, AgentSettings
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import Controller
 from browser_agent.demo.policy import TASK, DemoPolicy
 from browser_agent.demo.site import DemoSite
+from browser_agent.output.replay_console import ReplayReporter
+from browser_agent.output.reporter import ConsoleReporter
+from browser_agent.playback import ReplayOptions, ReplayReport
+from browser_agent.record import AgentHistory
 
 __all__ = ["RECORDED_RUN", "record_demo", "replay_demo", "run_live_demo"]
 
@@ -31,8 +33,8 @@ def _config(headless: bool) -> BrowserConfig:
 def _recorded_root(history: AgentHistory) -> str | None:
     for step in history.steps:
         for action in step.actions:
-            if action.get("action") == "go_to_url":
-                return str(action["url"])
+            if action.name == "go_to_url":
+                return str(action.params["url"])
     return None
 
 
@@ -71,7 +73,7 @@ async def _replay(
     subs: dict[str, str],
     reporter: ReplayReporter,
 ) -> ReplayReport:
-    from browser_agent.agent import replay
+    from browser_agent.playback import replay
 
     return await replay(history, session, controller, ReplayOptions(substitutions=subs), reporter.replayed)
 

@@ -26,7 +26,7 @@ from playwright.async_api import Frame, Page
 
 from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 
-__all__ = ["ExtractOptions", "extract_snapshot"]
+__all__ = ["WHOLE_PAGE", "ExtractOptions", "extract_snapshot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,11 @@ class ExtractOptions:
     margin_px: int = 0
     text_cap: int = 80
     text_total: int = 1500
+
+
+# The whole page rather than the viewport, with all of its text: what re-identification reads, since
+# neighbouring labels are what tell look-alikes apart.
+WHOLE_PAGE = ExtractOptions(margin_px=1_000_000, text_total=50_000)
 
 
 _PARTS = ("extract_element.js", "extract_widgets.js", "extract_layout.js")

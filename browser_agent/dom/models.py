@@ -61,7 +61,7 @@ class ElementNode:
     ``weak`` is True when only a hint (a click listener, ``onclick``, ``cursor: pointer``) made it
     interactive, rather than its tag, ARIA role, tabindex or contenteditable.
     ``chain`` numbers the element and its nearest ancestors (outermost first) within one capture of its
-    frame: items sharing a number sit in the same container (see ``browser_agent.dom.groups``).
+    frame: items sharing a number sit in the same container (see ``browser_agent.reid.groups``).
     ``icon`` is a hint for a control with no text and no name, from the markup that names its icon
     (``send``, ``arrow-left``). ``select_id`` is set on a widget that stands for a hidden native
     ``<select>``: it is indexed as that select (``tag == "select"``, its label, value and options), and

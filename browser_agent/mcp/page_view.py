@@ -1,7 +1,7 @@
 """The page view a client reads: URL, title, tabs, what happened, and the indexed elements with their text.
 
-It is the agent's page text (``dom.serializer.render``) with a short header, redacted with the server's
-secrets; the optional screenshot is a set-of-marks picture with fields showing a secret covered.
+It is the agent's page text (``browser.page_text``), redacted with the server's secrets; the optional
+screenshot is a set-of-marks picture with fields showing a secret covered.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from browser_agent.browser import BrowserSession, BrowserState
-from browser_agent.dom.serializer import render
+from browser_agent.browser.page_text import page_text
 from browser_agent.errors import ActionError
 from browser_agent.sensitive import Secrets
 
@@ -27,19 +27,10 @@ class PageView:
 
 
 def view_text(state: BrowserState) -> str:
-    """The page view of ``state`` (not redacted)."""
-    lines = [f"URL: {state.url}", f"Title: {state.title}"]
-    if len(state.tabs) > 1:
-        tabs = "; ".join(
-            f"[{t.tab_id}]{'*' if t.tab_id == state.current_tab_id else ''} {t.title or t.url}"
-            for t in state.tabs
-        )
-        lines.append(f"Tabs ([id]* is current): {tabs}")
-    if state.events:
-        lines.append("Since the last view: " + "; ".join(state.events))
-    page = render(state.snapshot) if state.snapshot is not None else "(page not captured)"
-    lines += [INDEX_NOTE, page]
-    return "\n".join(lines)
+    """The page view of ``state`` (not redacted): the agent's page text (``browser.page_text``) under a
+    note on the indices."""
+    view = page_text(state, since="the last view")
+    return "\n".join([*view.header, *view.events, INDEX_NOTE, view.body])
 
 
 async def capture_view(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_agent.agent.models import ToolCallingMethod
+from browser_agent.agent.settings import ToolCallingMethod
 from browser_agent.cli import build_parser, main
 from browser_agent.cli.options import tool_calling_methods
 from browser_agent.extras import version

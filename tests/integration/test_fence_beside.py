@@ -17,9 +17,9 @@ import pytest
 from playwright.async_api import Browser
 
 from browser_agent import AgentHistory, BrowserConfig, BrowserSession, Controller, ReplayOptions, replay
-from browser_agent.agent.history import AgentStep
 from browser_agent.dom.serializer import render
 from browser_agent.errors import DomainNotAllowedError
+from browser_agent.record import AgentStep
 from tests.support.fence_sites import MARKER, AllowedSite, DisallowedSite
 from tests.support.pages import index_of
 

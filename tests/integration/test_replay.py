@@ -19,7 +19,7 @@ from browser_agent import (
     ReplayReport,
     replay,
 )
-from browser_agent.agent.messages import page_of_state
+from browser_agent.agent.conversation import page_of_state
 from browser_agent.cli import main as cli_main
 from browser_agent.demo.policy import find_index
 from browser_agent.demo.runner import replay_demo

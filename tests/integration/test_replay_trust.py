@@ -59,7 +59,7 @@ async def _record_login(session: BrowserSession, url: str, tmp_path: Path) -> Pa
         "Sign in", ScriptedChatModel(policy=policy), browser=session, sensitive_data={"pw": PASSWORD}
     )
     history = await agent.run(max_steps=5)
-    assert history.is_done() and history.steps[1].results[0]["error"], "the recording holds the mistake"
+    assert history.is_done() and history.steps[1].results[0].error, "the recording holds the mistake"
     return history.save(tmp_path / "login.json")
 
 
@@ -77,7 +77,7 @@ async def test_failed_recorded_action_is_not_replayed_and_host_is_substituted_in
     with caplog.at_level(logging.WARNING, logger="browser_agent"):
         report = await replay(AgentHistory.load(path, controller), session, controller, options)
     assert report.ok, report.stopped
-    names = [a.action["action"] for a in report.actions]
+    names = [a.action.name for a in report.actions]
     assert names == ["go_to_url", "input_text", "input_text", "click_element", "done"], names
     assert report.actions[0].action["url"] == other_server.url("agent/login.html")
     assert session.page.url.startswith(other_server.origin) and "account.html" in session.page.url

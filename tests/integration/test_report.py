@@ -11,7 +11,7 @@ from langchain_core.messages import BaseMessage
 from PIL import Image
 from playwright.async_api import Browser
 
-from browser_agent import Agent, AgentSettings, BrowserSession
+from browser_agent import Agent, AgentSettings, BrowserSession, save_gif, save_report
 from browser_agent.demo.policy import find_index
 from browser_agent.testing import ScriptedChatModel
 
@@ -74,7 +74,7 @@ async def test_report_opens_in_chromium_with_every_step_and_image(
 ) -> None:
     history = await _run(session, server, STEPS)
     assert history.is_done() and len(history.steps) == STEPS
-    path = history.save_report(tmp_path / "run.html")
+    path = save_report(history, tmp_path / "run.html")
 
     size = path.stat().st_size
     assert size < 5_000_000, f"a {STEPS}-step report is {size / 1e6:.1f} MB"
@@ -131,5 +131,5 @@ async def test_screenshots_black_out_the_secret_and_gif_has_a_frame_per_step(
     )
     assert inner.getextrema()[1] < 60, "the field showing the secret is blacked out"
 
-    with Image.open(history.save_gif(tmp_path / "run.gif")) as gif:
+    with Image.open(save_gif(history, tmp_path / "run.gif")) as gif:
         assert gif.format == "GIF" and gif.n_frames == 4

@@ -16,7 +16,7 @@ from langchain_core.messages import BaseMessage
 from playwright.async_api import Browser
 
 from browser_agent import Agent, AgentRunError, AgentSettings, BrowserConfig, BrowserSession, Controller
-from browser_agent.agent.messages import page_of_state
+from browser_agent.agent.conversation import page_of_state
 from browser_agent.demo.policy import find_index
 from browser_agent.testing import ScriptedChatModel
 from tests.support.fence_sites import AllowedSite, DisallowedSite
@@ -130,7 +130,7 @@ async def test_a_step_past_its_time_limit_is_failed_and_the_run_goes_on(
     history = await agent.run(max_steps=6)
     timed_out = [s for s in history.steps if s.error and "took longer than 4 s" in s.error]
     assert len(timed_out) == 1
-    assert timed_out[0].results and "ran out of time" in str(timed_out[0].results[0]["error"])
+    assert timed_out[0].results and "ran out of time" in str(timed_out[0].results[0].error)
     assert history.end_reason == "done"
 
 
@@ -227,7 +227,7 @@ async def test_after_a_renderer_crash_go_to_url_works_in_a_fresh_tab(
     )
     history = await agent.run(max_steps=4)
     assert "crashed" in states[1]
-    assert history.steps[1].results[0]["error"] is None
+    assert history.steps[1].results[0].error is None
     assert history.end_reason == "done" and "Welcome" in (history.final_result() or "")
 
 

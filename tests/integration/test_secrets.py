@@ -26,11 +26,11 @@ from browser_agent import (
     ReplayOptions,
     replay,
 )
-from browser_agent.agent.messages import page_of_state
-from browser_agent.agent.reporter import ConsoleReporter
+from browser_agent.agent.conversation import page_of_state
 from browser_agent.browser.masking import _ATTRIBUTE, _MARK_JS
 from browser_agent.demo.policy import find_index
 from browser_agent.llm import message_text
+from browser_agent.output.reporter import ConsoleReporter
 from browser_agent.testing import ScriptedChatModel
 from tests.support.server import LocalServer
 

@@ -123,7 +123,7 @@ async def test_extract_content_follows_a_schema_and_counts_its_tokens(
         "List the mugs", ScriptedChatModel(replies=script), browser=session, settings=settings
     ).run(max_steps=3)
 
-    content = history.steps[1].results[0]["extracted_content"]
+    content = history.steps[1].results[0].extracted_content
     data = MugList.model_validate_json(content.split("\n", 1)[1])
     assert [m.name for m in data.mugs] == ["Blue mug", "Red mug"]
     assert "Field required" in str(extractor.calls[1].messages[-1].content)
@@ -138,7 +138,7 @@ async def test_extract_content_follows_a_schema_and_counts_its_tokens(
         == usage.total.input_tokens
         == (usage.agent.input_tokens + usage.planner.input_tokens + usage.extraction.input_tokens)
     )
-    assert "usage" not in history.steps[1].results[0], "token counts are not shown to the model"
+    assert "usage" not in history.steps[1].results[0].model_dump(), "token counts are not shown to the model"
 
 
 async def test_a_schema_the_converter_cannot_read_goes_back_to_the_model(

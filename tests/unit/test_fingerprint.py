@@ -7,15 +7,15 @@ from dataclasses import replace
 
 import pytest
 
-from browser_agent.dom.fingerprint import (
+from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.reid.fingerprint import (
     Fingerprint,
     fingerprint_of,
     identity_conflict,
     is_generated_token,
     raw_fingerprint,
 )
-from browser_agent.dom.matching import DEFAULT_THRESHOLD, LONE_THRESHOLD, locate, similarity
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.reid.matching import DEFAULT_THRESHOLD, LONE_THRESHOLD, locate, similarity
 
 
 def el(index: int, tag: str, name: str = "", *, y: float = 0.0, **kw: object) -> ElementNode:

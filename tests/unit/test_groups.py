@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from browser_agent.dom.fingerprint import Fingerprint, fingerprint_of
-from browser_agent.dom.groups import CardIndex, card_depth
-from browser_agent.dom.matching import locate
 from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.reid.fingerprint import Fingerprint, fingerprint_of
+from browser_agent.reid.groups import CardIndex, card_depth
+from browser_agent.reid.matching import locate
 
 PRODUCTS = ["Mug", "Cap", "Tee", "Desk"]
 

@@ -15,15 +15,32 @@ ALLOWED: dict[str, set[str]] = {
     "interrupts": set(),
     "testing": set(),
     "dom": {"errors"},
+    "reid": {"dom", "errors"},
     "llm": {"errors"},
     "browser": {"dom", "errors"},
-    "controller": {"browser", "dom", "llm", "errors", "sensitive"},
-    "agent": {"controller", "browser", "dom", "llm", "errors", "sensitive", "report", "extras", "interrupts"},
-    "report": {"errors", "extras"},
+    "controller": {"browser", "dom", "reid", "llm", "errors", "sensitive"},
+    "record": {"controller", "reid", "dom", "llm", "errors"},
+    "playback": {"record", "controller", "browser", "reid", "dom", "llm", "errors", "sensitive"},
+    "agent": {
+        "record",
+        "playback",
+        "controller",
+        "browser",
+        "dom",
+        "llm",
+        "errors",
+        "sensitive",
+        "extras",
+        "interrupts",
+    },
     "mcp": {"controller", "browser", "dom", "errors", "sensitive", "extras"},
-    "batch": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "extras"},
+    "batch": {"agent", "record", "controller", "browser", "dom", "llm", "errors", "sensitive", "extras"},
+    "output": {"agent", "record", "playback", "batch", "errors", "extras"},
     "cli": {
         "agent",
+        "record",
+        "playback",
+        "output",
         "batch",
         "controller",
         "browser",
@@ -33,14 +50,28 @@ ALLOWED: dict[str, set[str]] = {
         "sensitive",
         "demo",
         "extras",
-        "report",
         "mcp",
         "interrupts",
     },
-    "demo": {"agent", "controller", "browser", "dom", "llm", "errors", "sensitive", "testing"},
+    "demo": {
+        "agent",
+        "record",
+        "playback",
+        "output",
+        "controller",
+        "browser",
+        "dom",
+        "llm",
+        "errors",
+        "sensitive",
+        "testing",
+    },
     "__main__": {"cli"},
     "__init__": {
         "agent",
+        "record",
+        "playback",
+        "output",
         "batch",
         "controller",
         "browser",
@@ -67,7 +98,12 @@ def _imported_layers(path: Path) -> set[str]:
             names.add(node.module)
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-    return {n.split(".")[1] for n in names if n.startswith("browser_agent.") and n.count(".") >= 1}
+    layers = {n.split(".")[1] for n in names if n.startswith("browser_agent.") and n.count(".") >= 1}
+    # ``from browser_agent import reid`` imports the layer it names
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "browser_agent" and node.level == 0:
+            layers.update(alias.name for alias in node.names)
+    return layers
 
 
 def test_every_module_imports_downward_only() -> None:
@@ -89,26 +125,32 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     assert _imported_layers(sample) == {"agent", "controller"}
 
 
-# Inside dom, the fingerprint modules pass data one way: labels -> groups/identity -> fingerprint -> matching.
-FINGERPRINT_FLOW: dict[str, set[str]] = {
-    "labels": {"models"},
-    "groups": {"labels", "models"},
-    "identity": {"labels"},
-    "fingerprint": {"generated", "groups", "identity", "labels", "models"},
-    "matching": {"fingerprint", "groups", "identity", "labels", "models"},
+# Inside reid, data flows one way: labels -> groups/identity -> fingerprint -> matching (dom's models below).
+REID_FLOW: dict[str, set[str]] = {
+    "labels": {"dom.models"},
+    "groups": {"reid.labels", "dom.models"},
+    "identity": {"reid.labels"},
+    "fingerprint": {"reid.generated", "reid.groups", "reid.identity", "reid.labels", "dom.models"},
+    "matching": {"reid.fingerprint", "reid.groups", "reid.identity", "reid.labels", "dom.models"},
 }
 
 
-def _dom_modules_imported(path: Path) -> set[str]:
+def _package_modules_imported(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(), filename=str(path))
     found: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("browser_agent.dom."):
-            found.add(node.module.split(".")[2])
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("browser_agent."):
+            found.add(".".join(node.module.split(".")[1:3]))
     return found
 
 
-def test_fingerprint_modules_import_one_way() -> None:
-    for name, allowed in FINGERPRINT_FLOW.items():
-        imported = _dom_modules_imported(PACKAGE / "dom" / f"{name}.py")
-        assert imported <= allowed, f"dom/{name}.py imports {sorted(imported - allowed)}"
+def test_reid_modules_import_one_way() -> None:
+    for name, allowed in REID_FLOW.items():
+        imported = _package_modules_imported(PACKAGE / "reid" / f"{name}.py")
+        assert imported <= allowed, f"reid/{name}.py imports {sorted(imported - allowed)}"
+
+
+def test_the_checker_sees_a_whole_layer_imported(tmp_path: Path) -> None:
+    sample = tmp_path / "x.py"
+    sample.write_text("from browser_agent import reid\n")
+    assert _imported_layers(sample) == {"reid"}

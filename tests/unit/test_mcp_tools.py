@@ -110,10 +110,13 @@ def test_page_view_names_url_tabs_and_events() -> None:
         events=("dialog accepted: Sure?",),
     )
     assert view_text(state).splitlines() == [
-        "URL: http://127.0.0.1/b",
+        "Current URL: http://127.0.0.1/b",
         "Title: B",
-        "Tabs ([id]* is current): [0] A; [1]* http://127.0.0.1/b",
-        "Since the last view: dialog accepted: Sure?",
+        "Tabs:",
+        "  [0] A - http://127.0.0.1/a",
+        "  [1] (untitled) - http://127.0.0.1/b (current)",
+        "Since the last view:",
+        "  - dialog accepted: Sure?",
         "Page ([n] is the index to pass to actions; *[n] appeared since the last view):",
         "Sign in",
         '[1]<input value="ada"/>',

@@ -11,20 +11,29 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from browser_agent import Controller
-from browser_agent.agent.messages import MessageBuilder
-from browser_agent.agent.models import build_output_model, tool_parameters
+from browser_agent.agent.conversation import Conversation
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.llm import grammar_schema
 from browser_agent.llm.cache import with_cache_points
+from browser_agent.record import AgentStep
+from browser_agent.record.reply import build_output_model, tool_parameters
 from tests.support.tokens import count_tokens
+
+
+def _step(number: int, output: dict | None, results: list[dict], error: str | None = None) -> AgentStep:
+    """A finished step as the agent records it."""
+    return AgentStep.model_validate(
+        {"step": number, "model_output": output, "results": results, "error": error}
+    )
+
 
 FIXED_BUDGET = 1_000
 tokens = count_tokens
 
 
-def builder(budget: int = 32_000) -> MessageBuilder:
+def builder(budget: int = 32_000) -> Conversation:
     controller = Controller()
-    return MessageBuilder(
+    return Conversation(
         "Subscribe ada@example.com",
         max_actions=5,
         max_input_tokens=budget,
@@ -71,8 +80,11 @@ def test_every_request_begins_with_the_previous_one_but_its_last_message() -> No
         request = serialized(messages.build(text))
         if previous is not None:
             assert_extends(previous, request)
-        output = {"current_state": {"memory": f"m{n}", "next_goal": f"g{n}"}, "action": [{"action": "wait"}]}
-        messages.add_memo(n, output, [{"action": "wait", "extracted_content": "Waited 1 s"}])
+        output = {
+            "current_state": {"evaluation_previous_goal": "ok", "memory": f"m{n}", "next_goal": f"g{n}"},
+            "action": [{"action": "wait"}],
+        }
+        messages.add_memo(_step(n, output, [{"action": "wait", "extracted_content": "Waited 1 s"}]))
         previous = request
 
 
@@ -88,10 +100,16 @@ def test_trimming_cuts_once_then_the_beginning_stays_stable_again() -> None:
         elif previous is not None:
             assert_extends(previous, request)
         output = {
-            "current_state": {"memory": "m", "next_goal": f"goal of step {n}"},
+            "current_state": {
+                "evaluation_previous_goal": "ok",
+                "memory": "m",
+                "next_goal": f"goal of step {n}",
+            },
             "action": [{"action": "go_back"}],
         }
-        messages.add_memo(n, output, [{"action": "go_back", "extracted_content": f"Went back to page {n}"}])
+        messages.add_memo(
+            _step(n, output, [{"action": "go_back", "extracted_content": f"Went back to page {n}"}])
+        )
         previous = request
     assert 1 <= cuts <= 6, f"{cuts} cuts in 39 steps: trimming should leave room for several steps"
 

@@ -28,6 +28,8 @@ EXPECTED = [
     "extract_snapshot",
     "replay",
     "run_many",
+    "save_gif",
+    "save_report",
 ]
 
 
@@ -58,6 +60,9 @@ def test_no_private_or_module_leaks() -> None:
         "cli",
         "demo",
         "mcp",
-        "report",
+        "output",
+        "record",
+        "playback",
+        "reid",
     }
     assert public - submodules == set(EXPECTED)

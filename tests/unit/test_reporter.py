@@ -7,9 +7,9 @@ import json
 
 from rich.console import Console
 
-from browser_agent.agent import AgentHistory, AgentStep, ConsoleReporter, StepUsage
-from browser_agent.agent.console import make_console
-from browser_agent.agent.history import StepTimings
+from browser_agent.output import ConsoleReporter
+from browser_agent.output.console import make_console
+from browser_agent.record import AgentHistory, AgentStep, StepTimings, TokenUsage
 
 
 def _history() -> AgentHistory:
@@ -20,7 +20,7 @@ def _history() -> AgentHistory:
         model_output={"current_state": brain, "action": [{"action": "click_element", "index": 4}]},
         results=[{"action": "click_element", "error": "element 4 is not on the page"}],
         timings=StepTimings(total_ms=2500, model_ms=2000),
-        usage=StepUsage(input_tokens=1200, output_tokens=40),
+        usage=TokenUsage(input_tokens=1200, output_tokens=40),
         corrections=1,
     )
     done = AgentStep(
@@ -32,8 +32,8 @@ def _history() -> AgentHistory:
         },
         results=[{"action": "done", "extracted_content": "42", "is_done": True, "success": True}],
         timings=StepTimings(total_ms=1000, model_ms=900),
-        usage=StepUsage(input_tokens=1300, output_tokens=30, cached_input_tokens=1100),
-        extraction_usage=StepUsage(input_tokens=500, output_tokens=20),
+        usage=TokenUsage(input_tokens=1300, output_tokens=30, cached_input_tokens=1100),
+        extraction_usage=TokenUsage(input_tokens=500, output_tokens=20),
     )
     return AgentHistory(task="t", steps=[first, done], end_reason="done")
 
@@ -101,8 +101,8 @@ def test_piped_output_is_not_wrapped_at_80_columns() -> None:
 
 
 def test_the_html_report_says_what_the_provider_served_from_its_cache() -> None:
-    from browser_agent.report import render_html
+    from browser_agent.output import render_html
 
-    html = render_html(_history().model_dump(mode="json"))
+    html = render_html(_history())
     assert "Tokens (agent)</td><td>2,500 in / 70 out (1,100 in from the provider's cache)" in html
     assert "1,300 in / 30 out (1,100 in from the provider" in html

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from browser_agent.agent.models import build_output_model
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.serializer import render
 from browser_agent.errors import ModelError
 from browser_agent.llm import ask_structured
+from browser_agent.record import ActionCall
+from browser_agent.record.reply import build_output_model
 from browser_agent.sensitive import Secrets
 
 __all__ = ["rescue_step"]
@@ -27,7 +27,7 @@ RESCUE_PROMPT = (
 
 async def rescue_step(
     llm: BaseChatModel,
-    action: dict[str, Any],
+    action: ActionCall,
     reason: str,
     session: BrowserSession,
     controller: Controller,
@@ -37,7 +37,7 @@ async def rescue_step(
     state = await session.state()
     page = render(state.snapshot) if state.snapshot is not None else ""
     body = (
-        f"Recorded action: {json.dumps(action)}\nWhy it needs you: {reason}\n"
+        f"Recorded action: {json.dumps(action.flat())}\nWhy it needs you: {reason}\n"
         f"Current URL: {state.url}\nPage:\n{page}"
     )
     messages = [SystemMessage(content=RESCUE_PROMPT), HumanMessage(content=sensitive_data.redact(body))]
@@ -45,8 +45,6 @@ async def rescue_step(
     try:
         reply = await ask_structured(llm, messages, output_model)
     except ModelError as exc:
-        return ActionResult(
-            action=str(action.get("action")), error=f"the llm could not repair the step: {exc}"
-        )
+        return ActionResult(action=action.name, error=f"the llm could not repair the step: {exc}")
     results = await controller.run(reply.parsed.action, session, sensitive_data=sensitive_data)
     return results[0]

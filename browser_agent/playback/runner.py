@@ -16,13 +16,12 @@ from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 
-from browser_agent.agent.history import AgentHistory
-from browser_agent.agent.rescue import rescue_step
+from browser_agent import reid
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.dom.extractor import ExtractOptions
-from browser_agent.dom.fingerprint import Fingerprint
-from browser_agent.dom.matching import LocateResult, locate
+from browser_agent.playback.rescue import rescue_step
+from browser_agent.record import ActionCall, AgentHistory
+from browser_agent.reid import Fingerprint, LocateResult
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
 __all__ = ["ReplayOptions", "ReplayReport", "ReplayedAction", "replay", "replay_fence"]
@@ -31,9 +30,6 @@ logger = logging.getLogger("browser_agent")
 
 OnFailure = Literal["stop", "skip"]
 Status = Literal["done", "relocated", "handed_to_llm", "skipped", "failed"]
-# Replay looks for the recorded element on the whole page, not only in the viewport the model saw,
-# with all of its text: neighbouring labels are what tell twins apart.
-WHOLE_PAGE = ExtractOptions(margin_px=1_000_000, text_total=50_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +57,7 @@ class ReplayedAction:
     """What happened to one recorded action."""
 
     step: int
-    action: dict[str, Any]
+    action: ActionCall
     status: Status
     message: str
     score: float | None = None
@@ -112,8 +108,8 @@ async def replay(
         logger.warning("%s", warning)
     for step in history.steps:
         for position, action in enumerate(step.actions):
-            result = step.results[position] if position < len(step.results) else {}
-            if result.get("skipped") or result.get("error"):
+            result = step.results[position] if position < len(step.results) else None
+            if result is not None and (result.skipped or result.error):
                 continue  # it changed nothing when recorded: replaying it would only fail
             recorded = step.interacted[position] if position < len(step.interacted) else None
             item = await _replay_one(
@@ -137,21 +133,20 @@ def replay_fence(history: AgentHistory, options: ReplayOptions) -> tuple[str, ..
 
 async def _replay_one(
     number: int,
-    action: dict[str, Any],
-    recorded: dict[str, Any] | None,
+    action: ActionCall,
+    recorded: Fingerprint | None,
     session: BrowserSession,
     controller: Controller,
     opts: ReplayOptions,
 ) -> ReplayedAction:
-    if recorded is None or "index" not in action:
+    if recorded is None or "index" not in action.params:
         result = await _run(controller, session, action, opts)
         status: Status = "failed" if result.error else "done"
         return ReplayedAction(number, action, status, result.error or _summary(result), result=result)
-    fingerprint = Fingerprint.from_dict(recorded)
-    found = await _locate_with_retries(fingerprint, session, opts)
+    found = await _locate_with_retries(recorded, session, opts)
     if found.node is None:
         return await _fallback(number, action, found, session, controller, opts)
-    moved = action | {"index": found.node.index}
+    moved = ActionCall(name=action.name, params=action.params | {"index": found.node.index})
     result = await _run(controller, session, moved, opts)
     moved_status: Status = "failed" if result.error else "relocated"
     message = result.error or f"found [{found.node.index}] (score {found.score:.2f}); {_summary(result)}"
@@ -164,9 +159,7 @@ async def _locate_with_retries(fp: Fingerprint, session: BrowserSession, opts: R
         if attempt:
             await session.settle()
             await asyncio.sleep(opts.retry_wait_s * attempt)  # late elements: back off before looking again
-        state = await session.state(extract_options=WHOLE_PAGE)
-        assert state.snapshot is not None
-        found = locate(fp, state.snapshot)
+        found = reid.relocate(fp, await session.capture_whole_page())
         if found.node is not None or found.status == "ambiguous":
             return found  # ambiguity does not go away by waiting: hand it on at once
     assert found is not None
@@ -175,13 +168,13 @@ async def _locate_with_retries(fp: Fingerprint, session: BrowserSession, opts: R
 
 async def _fallback(
     number: int,
-    action: dict[str, Any],
+    action: ActionCall,
     found: LocateResult,
     session: BrowserSession,
     controller: Controller,
     opts: ReplayOptions,
 ) -> ReplayedAction:
-    reason = f"could not re-locate the element for {action.get('action')}: {found.reason}"
+    reason = f"could not re-locate the element for {action.name}: {found.reason}"
     if opts.llm is not None:
         secrets = as_secrets(opts.sensitive_data)
         result = await rescue_step(opts.llm, action, reason, session, controller, secrets)
@@ -194,18 +187,18 @@ async def _fallback(
 
 
 async def _run(
-    controller: Controller, session: BrowserSession, action: dict[str, Any], opts: ReplayOptions
+    controller: Controller, session: BrowserSession, action: ActionCall, opts: ReplayOptions
 ) -> ActionResult:
     results = await controller.run(
-        [controller.parse_action(action)], session, sensitive_data=opts.sensitive_data
+        [controller.parse_action(action.flat())], session, sensitive_data=opts.sensitive_data
     )
     return results[0]
 
 
-def _substitute(action: dict[str, Any], subs: Mapping[str, str]) -> dict[str, Any]:
+def _substitute(action: ActionCall, subs: Mapping[str, str]) -> ActionCall:
     if not subs:
         return action
-    return {k: _replaced(v, subs) for k, v in action.items()}
+    return ActionCall(name=action.name, params={k: _replaced(v, subs) for k, v in action.params.items()})
 
 
 def _replaced(value: Any, subs: Mapping[str, str]) -> Any:
@@ -238,8 +231,7 @@ def _unmatched(history: AgentHistory, subs: Mapping[str, str]) -> list[str]:
         s
         for step in history.steps
         for action in step.actions
-        for key, value in action.items()
-        if key != "action"
+        for value in action.params.values()
         for s in _strings(value)
     ]
     return [

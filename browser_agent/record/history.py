@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from pydantic import BaseModel, Field, ValidationError
 
-from browser_agent.agent.models import AgentBrain
+from browser_agent.controller.models import ActionResult
 from browser_agent.errors import UserError
-from browser_agent.report import render_gif, render_html
+from browser_agent.llm.usage import TokenUsage
+from browser_agent.record.step import ActionCall, AgentBrain, AgentStep
 
 if TYPE_CHECKING:
     from browser_agent.controller import Controller
-    from browser_agent.llm.usage import TokenUsage
 
-__all__ = ["AgentHistory", "AgentStep", "RunUsage", "StepScreenshot", "StepTimings", "StepUsage"]
+__all__ = ["AgentHistory", "EndReason", "RunUsage"]
 
 FORMAT_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
@@ -29,101 +29,16 @@ T = TypeVar("T", bound=BaseModel)
 EndReason = Literal["done", "max_steps", "max_failures", "stopped", "interrupted", "error"]
 
 
-class StepTimings(BaseModel):
-    """Milliseconds spent in each phase of a step; ``model_ms`` is the provider's share."""
-
-    state_ms: float = 0.0
-    model_ms: float = 0.0
-    actions_ms: float = 0.0
-    total_ms: float = 0.0
-
-    @property
-    def overhead_ms(self) -> float:
-        """Everything but the model call: what the framework itself costs."""
-        return max(0.0, self.total_ms - self.model_ms)
-
-
-class StepUsage(BaseModel):
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cached_input_tokens: int = Field(
-        default=0, description="The part of input_tokens the provider read from its prompt cache."
-    )
-
-    def __add__(self, other: StepUsage) -> StepUsage:
-        return StepUsage(
-            input_tokens=self.input_tokens + other.input_tokens,
-            output_tokens=self.output_tokens + other.output_tokens,
-            cached_input_tokens=self.cached_input_tokens + other.cached_input_tokens,
-        )
-
-    @classmethod
-    def of(cls, usage: TokenUsage) -> StepUsage:
-        return cls(
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            cached_input_tokens=usage.cached_input_tokens,
-        )
-
-
 class RunUsage(BaseModel):
     """Tokens of a run by role: the agent's model, the planner, the extraction model."""
 
-    agent: StepUsage = Field(default_factory=StepUsage)
-    planner: StepUsage = Field(default_factory=StepUsage)
-    extraction: StepUsage = Field(default_factory=StepUsage)
+    agent: TokenUsage = Field(default_factory=TokenUsage)
+    planner: TokenUsage = Field(default_factory=TokenUsage)
+    extraction: TokenUsage = Field(default_factory=TokenUsage)
 
     @property
-    def total(self) -> StepUsage:
+    def total(self) -> TokenUsage:
         return self.agent + self.planner + self.extraction
-
-
-class StepScreenshot(BaseModel):
-    """The page as the step saw it: a small JPEG with the element marks, secrets blacked out.
-
-    ``width``/``height`` are the viewport's CSS pixels the image covers; ``targets`` the boxes
-    ``[x, y, width, height]`` of the elements the step acted on, in the same pixels.
-    """
-
-    jpeg_b64: str
-    width: int
-    height: int
-    targets: list[list[float]] = Field(default_factory=list)
-
-
-class AgentStep(BaseModel):
-    """One step: what the model saw (URL), said, did, and what came of it."""
-
-    step: int
-    url: str = ""
-    title: str = ""
-    model_output: dict[str, Any] | None = None
-    results: list[dict[str, Any]] = Field(default_factory=list)
-    interacted: list[dict[str, Any] | None] = Field(default_factory=list)
-    plan: str | None = None
-    error: str | None = None
-    timings: StepTimings = Field(default_factory=StepTimings)
-    usage: StepUsage = Field(default_factory=StepUsage, description="The agent model's tokens.")
-    planner_usage: StepUsage = Field(
-        default_factory=StepUsage, description="The planner's tokens for the plan this step received."
-    )
-    extraction_usage: StepUsage = Field(
-        default_factory=StepUsage, description="The extraction model's tokens spent by this step's actions."
-    )
-    corrections: int = Field(default=0, description="Replies sent back to the model for not validating.")
-    retries: list[str] = Field(default_factory=list, description="Provider failures retried in this step.")
-    screenshot: StepScreenshot | None = None
-
-    @property
-    def actions(self) -> list[dict[str, Any]]:
-        if not self.model_output:
-            return []
-        return list(self.model_output.get("action", []))
-
-    @property
-    def errors(self) -> list[str]:
-        found = [r["error"] for r in self.results if r.get("error")]
-        return ([self.error] if self.error else []) + found
 
 
 class AgentHistory(BaseModel):
@@ -155,7 +70,7 @@ class AgentHistory(BaseModel):
     def append(self, step: AgentStep) -> None:
         self.steps.append(step)
 
-    def _last_result(self) -> dict[str, Any] | None:
+    def _last_result(self) -> ActionResult | None:
         for step in reversed(self.steps):
             if step.results:
                 return step.results[-1]
@@ -163,7 +78,7 @@ class AgentHistory(BaseModel):
 
     def final_result(self) -> str | None:
         last = self._last_result()
-        return last.get("extracted_content") if last and last.get("is_done") else None
+        return last.extracted_content if last is not None and last.is_done else None
 
     @overload
     def structured_output(self) -> BaseModel | None: ...
@@ -197,14 +112,14 @@ class AgentHistory(BaseModel):
 
     def is_done(self) -> bool:
         last = self._last_result()
-        return bool(last and last.get("is_done"))
+        return last is not None and last.is_done
 
     def is_successful(self) -> bool | None:
         """True or False once done (as the model judged it); None while not done."""
         last = self._last_result()
-        if not last or not last.get("is_done"):
+        if last is None or not last.is_done:
             return None
-        return last.get("success") is True
+        return last.success is True
 
     def errors(self) -> list[str | None]:
         """One entry per step: its errors joined, or None when the step had none."""
@@ -214,14 +129,14 @@ class AgentHistory(BaseModel):
         return [s.url for s in self.steps]
 
     def action_names(self) -> list[str]:
-        return [str(a.get("action")) for s in self.steps for a in s.actions]
+        return [a.name for s in self.steps for a in s.actions]
 
     def model_thoughts(self) -> list[AgentBrain]:
-        return [
-            AgentBrain.model_validate(s.model_output["current_state"])
-            for s in self.steps
-            if s.model_output and "current_state" in s.model_output
-        ]
+        return [s.brain for s in self.steps if s.brain is not None]
+
+    def error_count(self) -> int:
+        """Failed actions plus failed steps."""
+        return sum(len(s.errors) for s in self.steps)
 
     @property
     def usage(self) -> RunUsage:
@@ -249,25 +164,6 @@ class AgentHistory(BaseModel):
         target.write_text(self.model_dump_json(indent=2))
         return target
 
-    def save_report(self, path: str | Path) -> Path:
-        """Write the run report: one self-contained HTML file (screenshots when they were recorded)."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render_html(self.model_dump(mode="json")), encoding="utf-8")
-        return target
-
-    def save_gif(self, path: str | Path) -> Path:
-        """Write an animated GIF of the steps' screenshots, captioned with each step's goal.
-
-        Raises:
-            UserError: Pillow is missing (``pip install 'pw-browser-agent[gif]'``), or no step has
-                a screenshot (``AgentSettings(record_screenshots=True)``).
-        """
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(render_gif(self.model_dump(mode="json")))
-        return target
-
     @classmethod
     def load(cls, path: str | Path, controller: Controller | None = None) -> AgentHistory:
         """Read a saved history; with ``controller``, check every action is one it knows.
@@ -285,19 +181,7 @@ class AgentHistory(BaseModel):
         history = cls._from_data(data, source)
         if controller is not None:
             for step in history.steps:
-                actions = (step.model_output or {}).get("action", [])
-                for position, action in enumerate(actions):
-                    try:
-                        controller.parse_action(action)
-                    except ValidationError as exc:
-                        renamed = _renamed(action, controller)
-                        if renamed is None:
-                            raise UserError(
-                                f"Step {step.step} of {source} has an action this controller cannot run: "
-                                f"{_first_error(exc)}. Register that action on the controller you replay "
-                                "with."
-                            ) from exc
-                        actions[position] = renamed
+                _check_actions(step, controller, source)
         return history
 
     @classmethod
@@ -324,14 +208,36 @@ class AgentHistory(BaseModel):
             raise UserError(f"{source} is nested too deeply to be a history.") from exc
 
 
-def _renamed(action: dict[str, Any], controller: Controller) -> dict[str, Any] | None:
+def _check_actions(step: AgentStep, controller: Controller, source: Path) -> None:
+    """Every action of ``step`` is one ``controller`` runs (an old built-in name is renamed in place).
+
+    Raises:
+        UserError: naming the step and what the controller refused.
+    """
+    if step.model_output is None:
+        return
+    actions = step.model_output.action
+    for position, call in enumerate(actions):
+        try:
+            controller.parse_action(call.flat())
+        except ValidationError as exc:
+            renamed = _renamed(call, controller)
+            if renamed is None:
+                raise UserError(
+                    f"Step {step.step} of {source} has an action this controller cannot run: "
+                    f"{_first_error(exc)}. Register that action on the controller you replay with."
+                ) from exc
+            actions[position] = renamed
+
+
+def _renamed(call: ActionCall, controller: Controller) -> ActionCall | None:
     """A built-in action saved under its old name, under its new one, when the controller runs that."""
-    new_name = _RENAMED_ACTIONS.get(str(action.get("action")))
+    new_name = _RENAMED_ACTIONS.get(call.name)
     if new_name is None:
         return None
-    renamed = {**action, "action": new_name}
+    renamed = ActionCall(name=new_name, params=call.params)
     try:
-        controller.parse_action(renamed)
+        controller.parse_action(renamed.flat())
     except ValidationError:
         return None
     return renamed

@@ -6,8 +6,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from browser_agent.agent.console import make_console
-from browser_agent.agent.replay import ReplayedAction, ReplayReport
+from browser_agent.output.console import make_console
+from browser_agent.playback import ReplayedAction, ReplayReport
+from browser_agent.record import describe_call
 
 __all__ = ["ReplayReporter"]
 
@@ -32,10 +33,9 @@ class ReplayReporter:
 
     def replayed(self, item: ReplayedAction) -> None:
         style = _STATUS_STYLE[item.status]
-        args = ", ".join(f"{k}={v!r}" for k, v in item.action.items() if k != "action")
         score = f" score {item.score:.2f}" if item.score is not None else ""
         self.console.print(
-            f"[bold cyan]Step {item.step}[/] {escape(str(item.action.get('action')))}({escape(args)}) "
+            f"[bold cyan]Step {item.step}[/] {escape(describe_call(item.action))} "
             f"[{style}]{item.status}[/]{score}: {escape(item.message)}"
         )
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import base64
 import io
 import textwrap
-from collections.abc import Mapping
 from typing import Any
 
 from browser_agent.errors import UserError
 from browser_agent.extras import require
+from browser_agent.record import AgentHistory, AgentStep, StepScreenshot
 
 __all__ = ["render_gif"]
 
@@ -22,8 +22,8 @@ _LINE_HEIGHT = 18
 _FRAME_MS = 1_500
 
 
-def render_gif(history: Mapping[str, Any], *, width: int = _WIDTH, frame_ms: int = _FRAME_MS) -> bytes:
-    """The GIF of ``history`` (a saved history's JSON data), one frame per step with a screenshot.
+def render_gif(history: AgentHistory, *, width: int = _WIDTH, frame_ms: int = _FRAME_MS) -> bytes:
+    """The GIF of ``history``, one frame per step with a screenshot.
 
     Raises:
         UserError: Pillow is missing, or no step has a screenshot (record with
@@ -31,7 +31,9 @@ def render_gif(history: Mapping[str, Any], *, width: int = _WIDTH, frame_ms: int
     """
     image_module = require("PIL.Image", "gif", "An animated GIF of the run")
     frames = [
-        _frame(image_module, step, width) for step in history.get("steps") or [] if step.get("screenshot")
+        _frame(image_module, step, step.screenshot, width)
+        for step in history.steps
+        if step.screenshot is not None
     ]
     if not frames:
         raise UserError(
@@ -43,22 +45,20 @@ def render_gif(history: Mapping[str, Any], *, width: int = _WIDTH, frame_ms: int
     return out.getvalue()
 
 
-def _frame(image_module: Any, step: dict[str, Any], width: int) -> Any:
+def _frame(image_module: Any, step: AgentStep, shot: StepScreenshot, width: int) -> Any:
     draw_module = require("PIL.ImageDraw", "gif", "An animated GIF of the run")
     font_module = require("PIL.ImageFont", "gif", "An animated GIF of the run")
-    shot = step["screenshot"]
-    picture = image_module.open(io.BytesIO(base64.b64decode(shot["jpeg_b64"]))).convert("RGB")
-    scale = picture.width / max(1, shot.get("width") or picture.width)
+    picture = image_module.open(io.BytesIO(base64.b64decode(shot.jpeg_b64))).convert("RGB")
+    scale = picture.width / max(1, shot.width or picture.width)
     pen = draw_module.Draw(picture)
-    for x, y, w, h in shot.get("targets", []):
+    for x, y, w, h in shot.targets:
         box = [x * scale, y * scale, (x + w) * scale, (y + h) * scale]
         pen.rectangle(box, outline=(255, 212, 0), width=max(3, round(4 * scale)))
     height = round(picture.height * width / picture.width)
     picture = picture.resize((width, height))
     frame = image_module.new("RGB", (width, height + _CAPTION_LINES * _LINE_HEIGHT + 8), (20, 24, 32))
     frame.paste(picture, (0, 0))
-    goal = ((step.get("model_output") or {}).get("current_state") or {}).get("next_goal") or ""
-    caption = f"Step {step.get('step', '?')}: {goal or step.get('error') or ''}"
+    caption = f"Step {step.step}: {step.next_goal or step.error or ''}"
     lines = textwrap.wrap(caption, width=width // 8)[:_CAPTION_LINES]
     font = font_module.load_default()
     text_pen = draw_module.Draw(frame)

@@ -3,7 +3,7 @@
 Every element is first passed through the hard gate (``identity_conflict``): another tag family, name,
 stable id, frame or missing distinguishing context rules it out whatever else matches; when the element
 was told apart from its twins by its card or row, a candidate's own card must show one of the recorded
-labels (``browser_agent.dom.groups``). Survivors are scored on weighted signals; the best is returned
+labels (``browser_agent.reid.groups``). Survivors are scored on weighted signals; the best is returned
 only when it is above ``threshold`` and ahead of the runner-up by ``margin``, or, when it is the only
 element on the page that can be the recorded one, above ``LONE_THRESHOLD``. A wrong element is a bug,
 an abstention is not: when in doubt, abstain.
@@ -15,11 +15,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from browser_agent.dom.fingerprint import raw_fingerprint
-from browser_agent.dom.groups import CardIndex
-from browser_agent.dom.identity import Fingerprint, identity_conflict
-from browser_agent.dom.labels import label_shown
 from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.reid.fingerprint import raw_fingerprint
+from browser_agent.reid.groups import CardIndex
+from browser_agent.reid.identity import Fingerprint, identity_conflict
+from browser_agent.reid.labels import label_shown
 
 __all__ = ["DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "LONE_THRESHOLD", "LocateResult", "locate", "similarity"]
 

@@ -11,20 +11,22 @@ Turn it on from Python with one line::
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any, Literal, TextIO
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from browser_agent.agent.console import make_console
-from browser_agent.agent.history import AgentHistory, AgentStep
 from browser_agent.agent.hooks import AgentHooks
+from browser_agent.output.console import make_console
+from browser_agent.record import AgentHistory, AgentStep, describe_call, describe_outcome
 
 __all__ = ["ConsoleReporter", "Mode"]
 
 Mode = Literal["text", "json", "quiet"]
 _CONTENT_CHARS = 200
+_OUTCOME_STYLE = {"failed": "red", "skipped": "dim", "ok": "green"}
 
 
 class ConsoleReporter:
@@ -85,15 +87,16 @@ class ConsoleReporter:
             f"[bold cyan]Step {step.step}{of}[/] [dim]{seconds:.1f} s (model {model:.1f} s)"
             f" · {tokens} · {escape(step.url)}[/]"
         )
-        goal = ((step.model_output or {}).get("current_state") or {}).get("next_goal")
-        if goal:
-            self.console.print(f"  [dim]goal:[/] {escape(str(goal))}")
+        if step.next_goal:
+            self.console.print(f"  [dim]goal:[/] {escape(step.next_goal)}")
         if step.corrections:
             self.console.print(
                 f"  [yellow]corrected:[/] {step.corrections} reply(ies) did not validate and were sent back"
             )
         for action, result in zip(step.actions, step.results, strict=False):
-            self.console.print(f"  {escape(_call(action))} → {_outcome(result)}")
+            outcome = describe_outcome(result).cut(_CONTENT_CHARS)
+            style = _OUTCOME_STYLE[outcome.kind]
+            self.console.print(f"  {escape(describe_call(action))} → [{style}]{escape(str(outcome))}[/]")
         if step.error:
             self.console.print(f"  [red]step failed:[/] {escape(step.error)}")
 
@@ -111,7 +114,7 @@ class ConsoleReporter:
         ):
             table.add_column(column)
         success = {True: "yes", False: "no", None: "not done"}[history.is_successful()]
-        errors = sum(1 for e in history.errors() if e)
+        errors = history.error_count()
         table.add_row(
             str(len(history.steps)),
             history.end_reason or "-",
@@ -137,31 +140,15 @@ class ConsoleReporter:
         print(json.dumps(event, ensure_ascii=False), file=self._file or self.console.file, flush=True)
 
 
-def _call(action: dict[str, Any]) -> str:
-    args = ", ".join(f"{k}={v!r}" for k, v in action.items() if k != "action")
-    return f"{action.get('action')}({args})"
-
-
-def _outcome(result: dict[str, Any]) -> str:
-    if result.get("error"):
-        return f"[red]failed: {escape(str(result['error']))}[/]"
-    content = str(result.get("extracted_content") or "ok")
-    if len(content) > _CONTENT_CHARS:
-        content = content[: _CONTENT_CHARS - 1] + "…"
-    style = "dim" if result.get("skipped") else "green"
-    return f"[{style}]{escape(content)}[/]"
-
-
 def _step_event(step: AgentStep, max_steps: int | None) -> dict[str, Any]:
-    goal = ((step.model_output or {}).get("current_state") or {}).get("next_goal")
     return {
         "event": "step",
         "step": step.step,
         "max_steps": max_steps,
         "url": step.url,
-        "goal": goal,
-        "actions": step.actions,
-        "results": step.results,
+        "goal": step.next_goal or None,
+        "actions": [a.flat() for a in step.actions],
+        "results": [r.model_dump(mode="json") for r in step.results],
         "error": step.error,
         "seconds": round(step.timings.total_ms / 1000, 3),
         "model_seconds": round(step.timings.model_ms / 1000, 3),
@@ -182,5 +169,5 @@ def _end_event(history: AgentHistory) -> dict[str, Any]:
         "success": history.is_successful(),
         "result": history.final_result(),
         "seconds": round(history.total_duration_seconds(), 3),
-        "usage": history.usage.model_dump() | {"total": history.usage.total.model_dump()},
+        "usage": history.usage.model_dump(mode="json") | {"total": asdict(history.usage.total)},
     }

@@ -3,12 +3,12 @@ its look-alikes there.
 
 Generated-looking ids and classes (hashes, CSS-in-JS names, React ``:r1:`` ids) are left out, because
 they change on every build or load. Telling an element apart from its twins (every card's "Add to cart")
-takes the page around it: ``group`` holds labels of its own card or row (``browser_agent.dom.groups``),
-checked by ``browser_agent.dom.matching.locate``; ``anchors`` holds neighbouring labels in reading
+takes the page around it: ``group`` holds labels of its own card or row (``browser_agent.reid.groups``),
+checked by ``browser_agent.reid.matching.locate``; ``anchors`` holds neighbouring labels in reading
 order, the fallback for twins that share one container.
 
 Data flows one way: ``labels`` ← ``groups``, ``identity`` ← this module ← ``matching``. The record itself
-and the rules comparing two records live in ``browser_agent.dom.identity`` (re-exported here).
+and the rules comparing two records live in ``browser_agent.reid.identity`` (re-exported here).
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ import re
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from browser_agent.dom.generated import is_generated_token
-from browser_agent.dom.groups import distinct_card_labels
-from browser_agent.dom.identity import (
+from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
+from browser_agent.reid.generated import is_generated_token
+from browser_agent.reid.groups import distinct_card_labels
+from browser_agent.reid.identity import (
     BUTTON_INPUT_TYPES,
     STRONG_KEYS,
     Fingerprint,
@@ -27,8 +28,7 @@ from browser_agent.dom.identity import (
     identity_conflict,
     side_labels,
 )
-from browser_agent.dom.labels import item_label, norm
-from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
+from browser_agent.reid.labels import item_label, norm
 
 __all__ = ["Fingerprint", "fingerprint_of", "identity_conflict", "is_generated_token", "raw_fingerprint"]
 

@@ -1,8 +1,8 @@
 """Identity: the ``Fingerprint`` record of an element, and the hard rules that say a candidate cannot be it.
 
 A ``Fingerprint`` holds several signals of one element (tag, role, accessible name, text, stable
-attributes, ancestors, neighbouring text, position); ``browser_agent.dom.fingerprint`` takes one from a
-snapshot. ``identity_conflict`` is the hard gate used by ``browser_agent.dom.matching.locate``: it says
+attributes, ancestors, neighbouring text, position); ``browser_agent.reid.fingerprint`` takes one from a
+snapshot. ``identity_conflict`` is the hard gate used by ``browser_agent.reid.matching.locate``: it says
 why a candidate cannot be the recorded element (another tag family, another name, another stable id,
 another frame, a distinguishing neighbour missing). Pure functions on fingerprints, no snapshot needed.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from browser_agent.dom.labels import label_shown
+from browser_agent.reid.labels import label_shown
 
 __all__ = [
     "BUTTON_INPUT_TYPES",

@@ -1,11 +1,20 @@
-"""MessageBuilder: one state message, compact memos, a budget that really trims, redaction."""
+"""Conversation: one state message, compact memos, a budget that really trims, redaction."""
 
 from __future__ import annotations
 
-from browser_agent.agent.messages import MessageBuilder, estimate_tokens
+from browser_agent.agent.conversation import Conversation, estimate_tokens
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.dom.models import DomSnapshot, ScrollInfo
+from browser_agent.record import AgentStep
 from browser_agent.sensitive import Secrets
+
+
+def _step(number: int, output: dict | None, results: list[dict], error: str | None = None) -> AgentStep:
+    """A finished step as the agent records it."""
+    return AgentStep.model_validate(
+        {"step": number, "model_output": output, "results": results, "error": error}
+    )
+
 
 SECRETS = Secrets({"pw": "hunter2-very-secret"})
 
@@ -20,8 +29,8 @@ def _state(text_size: int = 100) -> BrowserState:
     )
 
 
-def _builder(budget: int = 32_000) -> MessageBuilder:
-    return MessageBuilder(
+def _builder(budget: int = 32_000) -> Conversation:
+    return Conversation(
         "log in with <secret>pw</secret>", max_actions=3, max_input_tokens=budget, secrets=SECRETS
     )
 
@@ -39,7 +48,9 @@ def _output(n: int) -> dict:
 
 def test_state_message_holds_url_tabs_events_and_memory_and_the_newest_memo_the_results() -> None:
     builder = _builder()
-    builder.add_memo(1, _output(1), [{"action": "input_text", "error": "element 9 is not on the page"}])
+    builder.add_memo(
+        _step(1, _output(1), [{"action": "input_text", "error": "element 9 is not on the page"}])
+    )
     two_tabs = (TabInfo(0, "http://127.0.0.1:1/page", "Page"), TabInfo(1, "http://127.0.0.1:1/new", "New"))
     state = BrowserState(
         url="http://127.0.0.1:1/page",
@@ -71,7 +82,16 @@ def test_state_message_holds_url_tabs_events_and_memory_and_the_newest_memo_the_
 
 def test_one_tab_is_not_listed_again_and_an_empty_goal_is_left_out() -> None:
     builder = _builder()
-    builder.add_memo(0, {"current_state": {"next_goal": ""}, "action": [{"action": "wait"}]}, [])
+    builder.add_memo(
+        _step(
+            0,
+            {
+                "current_state": {"evaluation_previous_goal": "", "memory": "", "next_goal": ""},
+                "action": [{"action": "wait"}],
+            },
+            [],
+        )
+    )
     text = builder.state_text(_state(), step=1, max_steps=5, plan=None)
     assert "Tabs:" not in text and text.count("http://127.0.0.1:1/page") == 1
     assert builder.memos[-1].text == "Step 0: actions: wait()."
@@ -79,14 +99,16 @@ def test_one_tab_is_not_listed_again_and_an_empty_goal_is_left_out() -> None:
 
 def test_a_failed_step_says_why_in_its_memo() -> None:
     builder = _builder()
-    builder.add_memo(3, _output(3), [], "Loop: these actions were already sent 3 times")
+    builder.add_memo(_step(3, _output(3), [], "Loop: these actions were already sent 3 times"))
     assert builder.memos[-1].text.endswith("error: Loop: these actions were already sent 3 times")
 
 
 def test_only_one_state_message_per_request_and_memos_are_compact() -> None:
     builder = _builder()
     for n in range(1, 4):
-        builder.add_memo(n, _output(n), [{"action": "click_element", "extracted_content": f"clicked {n}"}])
+        builder.add_memo(
+            _step(n, _output(n), [{"action": "click_element", "extracted_content": f"clicked {n}"}])
+        )
     messages = builder.build(builder.state_text(_state(), step=4, max_steps=10, plan=None))
     assert [m.type for m in messages] == ["system", "human", "human", "human"]
     assert "Step 1: goal: goal 1. actions: click_element(index=1). outcome: click_element: clicked 1" in str(
@@ -98,7 +120,7 @@ def test_only_one_state_message_per_request_and_memos_are_compact() -> None:
 def test_budget_drops_oldest_memos_first_and_keeps_task_and_memory() -> None:
     builder = _builder(budget=1_000)
     for n in range(1, 200):
-        builder.add_memo(n, _output(n), [{"action": "click_element", "extracted_content": "x" * 40}])
+        builder.add_memo(_step(n, _output(n), [{"action": "click_element", "extracted_content": "x" * 40}]))
     messages = builder.build(builder.state_text(_state(), step=200, max_steps=300, plan=None))
     assert estimate_tokens(messages) <= 1_000
     text = "\n".join(str(m.content) for m in messages)
@@ -110,7 +132,7 @@ def test_budget_drops_oldest_memos_first_and_keeps_task_and_memory() -> None:
 def test_budget_never_drops_the_newest_memo_which_holds_the_last_results() -> None:
     builder = _builder(budget=1_000)
     builder.add_memo(
-        1, _output(1), [{"action": "extract_content", "extracted_content": "the price is 42 EUR"}]
+        _step(1, _output(1), [{"action": "extract_content", "extracted_content": "the price is 42 EUR"}])
     )
     huge = builder.state_text(_state(), step=2, max_steps=5, plan=None) + "\n" + "y" * 20_000
     messages = builder.build(huge)
@@ -129,10 +151,15 @@ def test_page_text_is_cut_when_memos_are_not_enough() -> None:
 def test_secret_values_never_reach_a_message() -> None:
     builder = _builder()
     builder.add_memo(
-        1, _output(1), [{"action": "input_text", "extracted_content": "typed hunter2-very-secret"}]
+        _step(1, _output(1), [{"action": "input_text", "extracted_content": "typed hunter2-very-secret"}])
     )
     builder.add_memo(
-        2, None, [{"action": "x", "extracted_content": "value=hunter2-very-secret"}], "hunter2-very-secret"
+        _step(
+            2,
+            None,
+            [{"action": "x", "extracted_content": "value=hunter2-very-secret"}],
+            "hunter2-very-secret",
+        )
     )
     text = builder.state_text(_state(), step=3, max_steps=5, plan=None)
     messages = builder.build(text)

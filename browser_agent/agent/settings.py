@@ -1,0 +1,80 @@
+"""The agent's settings: every knob of a run, with defaults that work for most tasks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, ConfigDict, Field
+
+from browser_agent.llm import Method as ToolCallingMethod
+from browser_agent.llm import RetryPolicy
+
+__all__ = ["DEFAULT_MAX_STEPS", "AgentSettings", "ToolCallingMethod"]
+
+DEFAULT_MAX_STEPS = 30
+"""Steps a run may take unless told otherwise: the same for ``Agent.run``, the CLI and batches."""
+
+
+class AgentSettings(BaseModel):
+    """Every knob of an agent run, with defaults that work for most tasks."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    use_vision: bool = Field(
+        default=False, description="Send a screenshot, with the element indices drawn on it, each step."
+    )
+    record_screenshots: bool = Field(
+        default=False,
+        description="Keep each step's screenshot (small JPEG, element marks drawn, secrets blacked out) "
+        "in the history, for the HTML report and the GIF (browser_agent.save_report, save_gif).",
+    )
+    max_actions_per_step: int = Field(default=5, ge=1, le=20)
+    max_failures: int = Field(default=3, ge=1, description="Consecutive failed steps that end the run.")
+    step_timeout_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="Longest a step may take (page, model, actions); past it the step fails.",
+    )
+    tool_calling_method: ToolCallingMethod = "auto"
+    max_corrections: int = Field(
+        default=2, ge=0, description="Times a reply that fails validation is sent back."
+    )
+    planner_llm: BaseChatModel | None = None
+    planner_interval: int = Field(default=3, ge=1, description="Call the planner after every N steps.")
+    planner_use_vision: bool = False
+    page_extraction_llm: BaseChatModel | None = None
+    max_input_tokens: int = Field(
+        default=32_000, ge=1_000, description="Budget for one request; old content goes first."
+    )
+    initial_actions: list[dict[str, Any]] = Field(default_factory=list)
+    open_task_url: bool = Field(
+        default=True,
+        description="When the task names exactly one http(s) address and there are no initial_actions, "
+        "open it before the first step (as step 0, recorded and replayed like initial_actions).",
+    )
+    extend_system_message: str | None = None
+    save_conversation_path: Path | None = None
+    save_history_path: Path | None = Field(
+        default=None, description="Where Ctrl-C or stop() saves the history."
+    )
+    allowed_domains: tuple[str, ...] | None = Field(
+        default=None,
+        description="A shortcut for BrowserConfig.allowed_domains of the agent's browser (the fence lives "
+        "in the browser's configuration; giving both differently is an error).",
+    )
+    allowed_files: tuple[Path, ...] = ()
+    retry_attempts: int = Field(
+        default=4, ge=1, description="Calls per request when the provider fails transiently."
+    )
+    retry_initial_wait_s: float = Field(default=1.0, ge=0)
+    retry_max_wait_s: float = Field(default=20.0, gt=0)
+
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(
+            attempts=self.retry_attempts,
+            initial_wait_s=self.retry_initial_wait_s,
+            max_wait_s=self.retry_max_wait_s,
+            jitter_s=min(1.0, self.retry_initial_wait_s),
+        )

@@ -1,0 +1,88 @@
+"""What the model answers each step: its state (``AgentBrain``) and the actions, validated by an output
+model built from the actions offered on the page (``build_output_model``)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated, Any, ClassVar, get_args, get_origin
+
+from pydantic import BaseModel, Field, create_model, field_validator
+
+from browser_agent.llm import flat_union, inline_refs, strip_noise
+from browser_agent.record.step import AgentBrain
+
+__all__ = ["AgentOutput", "build_output_model", "tool_parameters"]
+
+
+class AgentOutput(BaseModel):
+    """Base of the per-page output model; ``build_output_model`` gives ``action`` its real type."""
+
+    current_state: AgentBrain
+    action: list[Any]
+
+    # action name -> the fields it takes; set by build_output_model
+    action_fields: ClassVar[dict[str, frozenset[str]]] = {}
+    # every field some action takes: the union of ``action_fields``, set with it
+    known_fields: ClassVar[frozenset[str]] = frozenset()
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _drop_foreign_fields(cls, value: Any) -> Any:
+        """Keep, of each action, the fields that action takes and that are not ``null``.
+
+        Models fill fields of other actions: with one flat tool for every action they send nulls, and
+        small models add a neighbour's field (``go_to_url`` with an ``index``). Dropping them invents
+        nothing. A field no action takes (a misspelling) stays, so the model is told its name, and a
+        missing or mistyped field of the action itself is still an error for the model.
+        """
+        if not isinstance(value, list):
+            return value
+        return [_own_fields(item, cls.action_fields, cls.known_fields) for item in value]
+
+
+def _own_fields(item: Any, action_fields: dict[str, frozenset[str]], known: frozenset[str]) -> Any:
+    if not isinstance(item, dict):
+        return item
+    taken = action_fields.get(str(item.get("action")))
+    if taken is None:
+        return {k: v for k, v in item.items() if v is not None}
+    own = taken | {"action"}
+    return {k: v for k, v in item.items() if v is not None and (k in own or k not in known)}
+
+
+@functools.lru_cache(maxsize=64)
+def tool_parameters(output_model: type[AgentOutput]) -> dict[str, Any]:
+    """The forced tool's parameters for ``output_model``: structure only (the system prompt describes each
+    action once), and the action union flattened to one object (a fifth of its size). Replies are still
+    validated by the model itself, and its errors go back to the model."""
+    schema = strip_noise(inline_refs(output_model.model_json_schema()), descriptions=False)
+    action = schema["properties"]["action"]
+    action["items"] = flat_union(action["items"])
+    return schema
+
+
+def build_output_model(action_union: Any, max_actions: int) -> type[AgentOutput]:
+    """The output model for one step: the brain plus 1..max_actions actions from ``action_union``."""
+    model: type[AgentOutput] = create_model(
+        "AgentOutput",
+        __base__=AgentOutput,
+        __doc__="Your state and the next actions, run in order.",
+        action=(
+            list[action_union],
+            Field(min_length=1, max_length=max_actions, description="Actions to run in order."),
+        ),
+    )
+    model.action_fields = {
+        str(get_args(m.model_fields["action"].annotation)[0]): frozenset(m.model_fields) - {"action"}
+        for m in _union_members(action_union)
+    }
+    model.known_fields = frozenset().union(*model.action_fields.values())
+    return model
+
+
+def _union_members(action_union: Any) -> list[type[BaseModel]]:
+    """The action models of ``Annotated[Union[...], ...]``, or the one model given alone."""
+    if isinstance(action_union, type):
+        return [action_union]
+    union = get_args(action_union)[0] if get_origin(action_union) is Annotated else action_union
+    return [m for m in get_args(union) if isinstance(m, type) and issubclass(m, BaseModel)]
