@@ -79,7 +79,7 @@ async def test_failed_recorded_action_is_not_replayed_and_host_is_substituted_in
     assert report.ok, report.stopped
     names = [a.action.name for a in report.actions]
     assert names == ["go_to_url", "input_text", "input_text", "click_element", "done"], names
-    assert report.actions[0].action["url"] == other_server.url("agent/login.html")
+    assert report.actions[0].action.params["url"] == other_server.url("agent/login.html")
     assert session.page.url.startswith(other_server.origin) and "account.html" in session.page.url
     assert report.warnings == [
         "substitution 'no-such-text' -> 'x' matches nothing in the recorded actions; check its spelling"
