@@ -23,7 +23,7 @@ __all__ = ["TabRegistry"]
 
 _DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
 _TITLES_S = 1.0  # reading every tab's title, all at once: a tab busy that long keeps a script running
-_HALT_S = 1.0  # pausing a runaway tab, then reading it again
+_HALT_S = 3.0  # pausing the runaway tabs (all at once), then reading them again: room for a busy machine
 _CLOSE_S = 3.0
 
 
@@ -186,7 +186,7 @@ class TabRegistry:
     def _shown(self, tab_id: int, title: str | None) -> str:
         if title is None:
             return "(not responding)"
-        return f"(paused) {title}" if tab_id in self.paused else title
+        return f"(paused) {title}".rstrip() if tab_id in self.paused else title
 
     async def _halt(self, tab_ids: list[int]) -> dict[int, str]:
         """Pause the runaway tabs ``tab_ids``, all at once; close those that still do not answer.
@@ -214,10 +214,9 @@ class TabRegistry:
         page = self._pages[tab_id]
         signals = await self._signals_within(page, _HALT_S)
         if signals is not None and await signals.pause(_HALT_S):
-            title = await _title(page, _HALT_S)
-            if title is not None:
-                self.paused.add(tab_id)
-                return title
+            # Its scripts are off: a title slow to come is a busy machine, not a runaway tab.
+            self.paused.add(tab_id)
+            return await _title(page, _HALT_S) or ""
         with contextlib.suppress(PlaywrightError, TimeoutError):  # closing is best effort
             await within(page.close(run_before_unload=False), _CLOSE_S)
         self.forget(page)
