@@ -31,7 +31,7 @@ from playwright.async_api import Page, Route
 
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.config import Viewport
-from browser_agent.dom import ElementNode, extract_snapshot, extractor, install_page_hooks, render
+from browser_agent.dom import ElementNode, extract_snapshot, extractor, instrument_pages, render
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "realpages"
@@ -137,7 +137,7 @@ async def main() -> int:
     with LocalServer(args.corpus) as server:
         server._httpd.handle_error = lambda *_: None  # type: ignore[method-assign]  # aborted loads: noise
         async with BrowserSession(config) as session:
-            await install_page_hooks(session.context)
+            await instrument_pages(session.context)
             await session.context.route("**/*", _abort_external)
             for name in names:
                 row = await measure(session.page, server.url(f"{name}/index.html"))

@@ -110,7 +110,6 @@ class StepRunner:
                 marks=True,
             )
         except ActionError as exc:  # a tab that never answers: say so, let the model recover
-            self.deps.session.last_snapshot = None
             step.error = str(exc)
             return self._finish(step)
         step.url, step.title = state.url, state.title

@@ -1,6 +1,6 @@
 """Many agents at once: ``run_many`` over one browser or a fleet of endpoints, in this process or on Ray."""
 
-from browser_agent.batch.local import Executor, LocalExecutor
+from browser_agent.batch.executors import Executor, LocalExecutor
 from browser_agent.batch.options import BatchOptions
 from browser_agent.batch.outcome import TaskOutcome
 from browser_agent.batch.ray_executor import RayExecutor

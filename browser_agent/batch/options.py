@@ -11,7 +11,7 @@ from langchain_core.language_models import BaseChatModel
 from playwright.async_api import Browser
 from pydantic import BaseModel, ConfigDict, Field
 
-from browser_agent.agent import AgentSettings
+from browser_agent.agent import DEFAULT_MAX_STEPS, AgentSettings
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import Controller
 from browser_agent.errors import UserError
@@ -45,7 +45,7 @@ class BatchOptions(BaseModel):
     settings: AgentSettings = Field(default_factory=AgentSettings)
     controller: Controller | None = None
     history_dir: Path | None = None
-    max_steps: int = Field(default=30, ge=1)
+    max_steps: int = Field(default=DEFAULT_MAX_STEPS, ge=1)
     task_timeout_s: float | None = Field(default=None, gt=0)
 
 

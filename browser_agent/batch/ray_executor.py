@@ -22,7 +22,7 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from browser_agent.batch.local import LocalExecutor
+from browser_agent.batch.executors import LocalExecutor
 from browser_agent.batch.options import BatchSetup
 from browser_agent.batch.outcome import TaskOutcome
 from browser_agent.batch.spec import TaskSpec

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
 
-from browser_agent.batch.local import Executor, LocalExecutor
+from browser_agent.batch.executors import Executor, LocalExecutor
 from browser_agent.batch.options import BatchOptions, BatchSetup, BrowserSource, LlmSource, browser_sources
 from browser_agent.batch.outcome import TaskOutcome
 from browser_agent.batch.spec import TaskSpec, as_specs

@@ -33,7 +33,7 @@ from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.browser.tabs import TabRegistry
 from browser_agent.browser.watchdog import bounded, responds, within
 from browser_agent.dom.extractor import WHOLE_PAGE, ExtractOptions, extract_snapshot
-from browser_agent.dom.hooks import install_page_hooks
+from browser_agent.dom.instrument import instrument_pages
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import (
     ActionTimeoutError,
@@ -66,7 +66,7 @@ class BrowserSession:
         self._context: BrowserContext | None = None
         self._tabs = TabRegistry(self.config)
         self.fence: DomainFence | None = None
-        self.last_snapshot: DomSnapshot | None = None
+        self._last_snapshot: DomSnapshot | None = None
         self._driver: str | None = None
 
     async def __aenter__(self) -> BrowserSession:
@@ -96,7 +96,7 @@ class BrowserSession:
     async def _prepare(self, context: BrowserContext) -> None:
         context.set_default_timeout(self.config.action_timeout_ms)
         context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
-        await install_page_hooks(context)
+        await instrument_pages(context)
         if self.fence is not None:
             await self.fence.install(context)
         context.on("page", self._tabs.follow)
@@ -445,7 +445,7 @@ class BrowserSession:
         blocked = self.fence.blocked_frames() if self.fence is not None else None
         schemes = refused_local_schemes(self.allowed_domains)
         seconds = self.config.capture_timeout_ms / 1000
-        previous = self.last_snapshot
+        previous = self._last_snapshot
         while True:
             reading = extract_snapshot(
                 page, previous=previous, options=options, blocked_frames=blocked, refused_schemes=schemes
@@ -455,13 +455,21 @@ class BrowserSession:
             except ActionTimeoutError:
                 await self.unstick()
                 if not retry:
+                    if keep:  # the page the next indices would refer to is not known any more
+                        self._last_snapshot = None
                     raise
                 retry, previous = False, None
                 page = await self._usable_page()
                 continue
             if keep:
-                self.last_snapshot = snapshot
+                self._last_snapshot = snapshot
             return snapshot
+
+    @property
+    def last_snapshot(self) -> DomSnapshot | None:
+        """The page the model (or client) last saw, which action indices refer to; ``None`` before any,
+        and after a capture that failed."""
+        return self._last_snapshot
 
     async def capture_whole_page(self) -> DomSnapshot:
         """``capture`` of the whole page, with all of its text (what re-identification reads); it

@@ -15,8 +15,9 @@ from typing import Any, TextIO
 
 from rich.console import Console
 
+from browser_agent.agent import DEFAULT_MAX_STEPS
 from browser_agent.batch import BatchOptions, RayExecutor, TaskOutcome, TaskSpec, read_specs
-from browser_agent.batch.local import Executor, LocalExecutor
+from browser_agent.batch.executors import Executor, LocalExecutor
 from browser_agent.batch.options import BatchSetup, BrowserSource, LlmSource
 from browser_agent.batch.run import run_batch
 from browser_agent.browser import BrowserConfig
@@ -52,7 +53,10 @@ def add_parser(subparsers: Any) -> None:
         "--histories", type=Path, help="where each task's history goes (default: next to --out)"
     )
     parser.add_argument(
-        "--max-steps", type=int, default=30, help="steps per task unless the task says otherwise"
+        "--max-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        help="steps per task unless the task says otherwise",
     )
     parser.add_argument("--task-timeout", type=float, metavar="SECONDS", help="stop a task running longer")
     parser.add_argument("--headed", action="store_true", help="show the browser windows")

@@ -18,7 +18,7 @@ from playwright.async_api import Page
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.config import Viewport
 from browser_agent.browser.marks import drawn_marks
-from browser_agent.dom import DomSnapshot, extract_snapshot, install_page_hooks, render
+from browser_agent.dom import DomSnapshot, render
 from browser_agent.errors import NavigationError, UserError
 from browser_agent.interrupts import run_interruptible
 
@@ -68,9 +68,8 @@ async def inspect_page(args: argparse.Namespace) -> tuple[str, int | None]:
     )
     target = _target(args.url)
     async with BrowserSession(config) as session:
-        await install_page_hooks(session.context)
         status = await _load(session, target, args.allow_network)
-        snapshot = await extract_snapshot(session.page)
+        snapshot = await session.capture()
         if args.screenshot:
             await _marked_screenshot(session.page, snapshot, args.screenshot)
     if args.json:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from browser_agent.agent import Agent, AgentSettings
+from browser_agent.agent import DEFAULT_MAX_STEPS, Agent, AgentSettings
 from browser_agent.browser import BrowserConfig
 from browser_agent.cli.models import load_chat_model
 from browser_agent.cli.options import add_secret_options, import_model, load_secrets, tool_calling_methods
@@ -60,7 +60,7 @@ def add_parser(subparsers: Any) -> None:
     browser.add_argument("--headed", action="store_true", help="show the browser window")
     add_secret_options(parser)
     run = parser.add_argument_group("run and output")
-    run.add_argument("--max-steps", type=int, default=30)
+    run.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS)
     run.add_argument("--max-failures", type=int, default=3, help="consecutive failed steps that end the run")
     model.add_argument(
         "--provider-attempts",

@@ -2,7 +2,7 @@
 
 from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
 from browser_agent.dom.handles import element_handle
-from browser_agent.dom.hooks import install_page_hooks
+from browser_agent.dom.instrument import instrument_pages
 from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 from browser_agent.dom.serializer import render
 
@@ -17,6 +17,6 @@ __all__ = [
     "TextNode",
     "element_handle",
     "extract_snapshot",
-    "install_page_hooks",
+    "instrument_pages",
     "render",
 ]

@@ -47,6 +47,5 @@ async def capture_view(
         # The same set-of-marks picture the agent's vision gets, secrets blacked out.
         state = await session.state(screenshot=screenshot, mask_values=secrets.values(), marks=screenshot)
     except ActionError as exc:
-        session.last_snapshot = None
         return PageView(secrets.redact(f"(page not captured: {exc})"))
     return PageView(secrets.redact(view_text(state)), state.screenshot_b64)

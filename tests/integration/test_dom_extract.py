@@ -8,7 +8,7 @@ import pytest
 from playwright.async_api import Page
 
 from browser_agent.browser import BrowserSession
-from browser_agent.dom import DomSnapshot, element_handle, extract_snapshot, install_page_hooks, render
+from browser_agent.dom import DomSnapshot, element_handle, extract_snapshot, instrument_pages, render
 from browser_agent.errors import ElementNotFoundError
 from tests.support.server import LocalServer
 
@@ -18,7 +18,7 @@ def labels(snapshot: DomSnapshot) -> set[tuple[str, str]]:
 
 
 async def load(session: BrowserSession, url: str) -> DomSnapshot:
-    await install_page_hooks(session.context)
+    await instrument_pages(session.context)
     await session.navigate(url)
     return await extract_snapshot(session.page)
 

@@ -50,7 +50,7 @@ def test_wheel_holds_py_typed_js_assets_prompts_and_license(tmp_path: Path) -> N
     for asset in (
         "browser_agent/py.typed",
         "browser_agent/dom/extract.js",
-        "browser_agent/dom/hooks.js",
+        "browser_agent/dom/instrument.js",
         "browser_agent/agent/prompts/system.md",
         "browser_agent/demo/recorded_run.json",
     ):
