@@ -13,16 +13,20 @@ import base64
 import html
 import io
 import json
+from typing import Any
 from urllib.parse import quote, quote_plus, urlsplit
 
 from PIL import Image, ImageStat
-from playwright.async_api import Frame, Page
+from playwright.async_api import Frame, Page, Request
 
-from browser_agent import Agent, AgentSettings, BrowserSession
+from browser_agent import Agent, AgentSettings, BrowserSession, Controller
 from browser_agent.browser.marks import OVERLAY_ID
 from browser_agent.browser.mask_boxes import shown_secrets
 from browser_agent.browser.masking import masked_screenshot
+from browser_agent.controller import ActionResult
 from browser_agent.testing import ScriptedChatModel
+from tests.support.fence_sites import DisallowedSite
+from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
 SHOWN = "shown-Secret-71"  # the page shows it (as if the agent had typed it there)
@@ -187,3 +191,95 @@ async def test_where_a_secret_shows_is_found_in_the_browser_s_own_snapshot(sessi
     other = await page.evaluate("document.getElementById('other').getBoundingClientRect().y")
     assert not [b for b in found if abs(b[1] - other) < 4]
     assert len(document.boxes) == 8  # split: 3 text nodes; spaced: 1; pw, hint, pick, notes
+
+
+async def run1(session: BrowserSession, action: dict[str, Any], **kwargs: Any) -> ActionResult:
+    results = await Controller().run([action], session, **kwargs)
+    assert len(results) == 1
+    return results[0]
+
+
+def requests_of(session: BrowserSession) -> list[str]:
+    """Every request the context sends from now on (URL and body), for the test to search."""
+    seen: list[str] = []
+
+    def on_request(request: Request) -> None:
+        seen.append(f"{request.url} {request.post_data or ''}")
+
+    session.context.on("request", on_request)
+    return seen
+
+
+async def test_a_scoped_secret_is_typed_only_into_frames_of_its_sites(
+    session: BrowserSession, server: LocalServer, other_server: LocalServer
+) -> None:
+    pw = "framed-pass-4417"
+    secrets = {server.origin: {"pw": pw}}
+    child = other_server.url("safety/login_get.html")
+    await session.navigate(server.url(f"safety/framed.html?frame={quote(child)}"))
+    frame = next(f for f in session.page.frames if f.url == child)
+    await frame.wait_for_selector("input[name=pw]")
+    sent = requests_of(session)
+
+    framed = await run1(
+        session,
+        {"action": "input_text", "index": await index_of(session, "Password"), "text": "<secret>pw</secret>"},
+        sensitive_data=secrets,
+    )
+    assert framed.error is not None and "may only be used on" in framed.error and "frame" in framed.error
+    assert pw not in framed.error and await frame.input_value("input[name=pw]") == ""
+    top = await run1(
+        session,
+        {
+            "action": "input_text",
+            "index": await index_of(session, "Top field"),
+            "text": "<secret>pw</secret>",
+        },
+        sensitive_data=secrets,
+    )
+    assert top.error is None and await session.page.input_value("#top") == pw
+    assert not [r for r in sent if any(f in r for f in forms(pw))]
+
+
+async def test_a_scoped_secret_goes_only_into_addresses_of_its_sites(
+    session: BrowserSession, server: LocalServer, bad: DisallowedSite
+) -> None:
+    pw = "address-pass-8812"
+    secrets = {server.origin: {"pw": pw}}
+    await session.navigate(server.url("safety/calm.html"))
+    sent = requests_of(session)
+    elsewhere = [
+        f"{bad.origin}/?q=<secret>pw</secret>",
+        # A browser reads "\" as "/": this goes to the other site, whatever urlsplit says.
+        f"{bad.origin}\\@127.0.0.1:{server.port}/?q=<secret>pw</secret>",
+    ]
+    for url in elsewhere:
+        for action in ("go_to_url", "open_tab"):
+            refused = await run1(session, {"action": action, "url": url}, sensitive_data=secrets)
+            assert refused.error is not None and "may only be sent to" in refused.error, (action, url)
+            assert pw not in refused.error
+    assert session.page.url == server.url("safety/calm.html") and len(session.context.pages) == 1
+    opened = await run1(
+        session,
+        {"action": "go_to_url", "url": server.url("safety/calm.html?q=<secret>pw</secret>")},
+        sensitive_data=secrets,
+    )
+    assert opened.error is None and session.page.url == server.url(f"safety/calm.html?q={pw}")
+    assert not [r for r in bad.requests if any(f in r for f in forms(pw))]
+    assert all(r.startswith(server.origin) for r in sent), sent
+
+
+async def test_extract_content_sends_its_goal_to_the_model_with_placeholders_kept(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("safety/calm.html"))
+    llm = ScriptedChatModel(replies=["Nothing about it here."])
+    result = await run1(
+        session,
+        {"action": "extract_content", "goal": "where is <secret>pw</secret> shown"},
+        extraction_llm=llm,
+        sensitive_data={"pw": "goal-pass-5521"},
+    )
+    assert result.error is None
+    asked = "\n".join(str(m.content) for m in llm.calls[0].messages)
+    assert "goal-pass-5521" not in asked and "Goal: where is <secret>pw</secret> shown" in asked
