@@ -1,15 +1,16 @@
 """Black out secrets in screenshots without giving the page anything to read or to watch.
 
-Where secrets show is found in this process (``browser.mask_boxes``) from the browser's own DevTools
-snapshot of each document: no secret value is sent to the page or to any of its scripts, and the page's
-DOM is not touched (no marking attribute, no overlay). Frames in another renderer process (a cross-site
-iframe) get a snapshot of their own and are placed by their iframe's box.
+Every frame of the tab (cross-origin ones and those of other renderer processes included) is read in
+an isolated world (``browser.mask_frames``): its texts and fields come here, the decision of what shows
+a secret is made here (``browser.mask_boxes``), and only the choice of nodes goes back, to measure them.
+No secret value is ever sent to the page or to any of its scripts, and the page's DOM is not touched
+(no marking attribute, no overlay). Each frame is placed on the top page's screen by its iframe's box,
+as DevTools computes it.
 
 The black boxes are drawn on the screenshot's pixels, not on the page: the JPEG is decoded, painted and
-encoded again in an isolated world (the page's scripts cannot reach its objects or prototypes), which
-is handed the picture and rectangles only. Whenever secret values are given, that redraw happens even
-when nothing was found, so what the page's process does during a screenshot never tells whether a
-secret is on it.
+encoded again in the top frame's isolated world, which is handed the picture and the rectangles only.
+Every frame is read and measured, and with secret values given the picture is redrawn even when nothing
+shows, so what the page's process does during a screenshot never tells whether a secret is on it.
 """
 
 from __future__ import annotations
@@ -18,24 +19,21 @@ import asyncio
 import base64
 import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from playwright.async_api import CDPSession, Frame, Page
 
-from browser_agent.browser.mask_boxes import Box, DocumentBoxes, shown_secrets
+from browser_agent.browser.mask_boxes import shown_secrets
+from browser_agent.browser.mask_frames import Box, FrameRead, call, frames_of, measure, read
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.errors import BrowserError
 
 __all__ = ["masked_screenshot"]
 
-_WORLD = "browser_agent_masking"
 _PAD = 2.0  # glyphs may overhang their text box by a pixel or two
-_SNAPSHOT = {"computedStyles": [], "includeDOMRects": False}
 
-# Runs in an isolated world: decodes the JPEG, paints the boxes (CSS pixels, scaled to the picture's
-# device pixels) black and encodes it again as JPEG quality 70, like the screenshot itself.
-_DRAW_JS = """async function (jpeg, boxes) {
+# Decodes the JPEG, paints the boxes (CSS pixels, scaled to the picture's device pixels) black and
+# encodes it again as JPEG quality 70, like the screenshot itself.
+_PAINT_JS = """async function (jpeg, boxes) {
   const decode = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
   const bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(jpeg) : decode(jpeg);
   const picture = await createImageBitmap(new Blob([bytes], { type: 'image/jpeg' }));
@@ -54,18 +52,6 @@ _DRAW_JS = """async function (jpeg, boxes) {
 }"""
 
 
-@dataclass(slots=True)
-class _Target:
-    """A renderer target whose documents are snapshotted together: the page, or an out-of-process frame."""
-
-    session: CDPSession
-    frame: Frame
-    documents: list[DocumentBoxes] = field(default_factory=list)
-    unread: bool = False  # its snapshot failed (it was navigating): the whole frame is blacked out
-    offset: tuple[float, float] = (0.0, 0.0)
-    clip: Box | None = None
-
-
 async def masked_screenshot(page: Page, mask_values: Sequence[str], timeout_ms: float) -> str:
     """A JPEG of the viewport, base64, with every place that shows a secret blacked out.
 
@@ -76,34 +62,37 @@ async def masked_screenshot(page: Page, mask_values: Sequence[str], timeout_ms: 
         BrowserError: a secret shows where the picture could not be painted over.
     """
     values = [v for v in mask_values if v]
-    main = _Target(await page.context.new_cdp_session(page), page.main_frame)
-    targets = [main]
+    sessions = [await page.context.new_cdp_session(page)]
     try:
-        targets += await _out_of_process_frames(page)
-        await asyncio.gather(*(_read(t, values, must=t is main) for t in targets))
-        boxes = await _boxes_on_screen(targets)
+        sessions += await _out_of_process_sessions(page)
+        frames = [f for found in await asyncio.gather(*map(frames_of, sessions)) for f in found]
+        await asyncio.gather(*map(read, frames))
+        if frames[0].context_id is None:
+            raise BrowserError("The page could not be read to mask its secrets")
+        await asyncio.gather(*(_measure(f, values, must=f is frames[0]) for f in frames))
+        boxes = await _boxes_on_screen(frames)
         data = await page.screenshot(type="jpeg", quality=70, caret="initial", timeout=timeout_ms)
         shot = base64.b64encode(data).decode()
         if not values and not boxes:
             return shot
-        return await _painted(main, shot, boxes)
+        return await _painted(frames[0], shot, boxes)
     finally:
-        for target in targets:
+        for session in sessions:
             with contextlib.suppress(PlaywrightError):
-                await target.session.detach()
+                await session.detach()
 
 
-async def _out_of_process_frames(page: Page) -> list[_Target]:
-    """A target for each frame rendered by another process, parents before children."""
+async def _out_of_process_sessions(page: Page) -> list[CDPSession]:
+    """A DevTools session for each frame drawn by another process, parents before children."""
 
-    async def attach(frame: Frame) -> _Target | None:
+    async def attach(frame: Frame) -> tuple[int, CDPSession] | None:
         try:
-            return _Target(await page.context.new_cdp_session(frame), frame)
+            return _depth(frame), await page.context.new_cdp_session(frame)
         except PlaywrightError:
-            return None  # a frame of the page's own process: it is in the page's snapshot
+            return None  # a frame of the page's own process: its session already reads it
 
     found = await asyncio.gather(*(attach(f) for f in page.frames if f is not page.main_frame))
-    return sorted((t for t in found if t is not None), key=lambda t: _depth(t.frame))
+    return [session for _depth_, session in sorted((f for f in found if f), key=lambda f: f[0])]
 
 
 def _depth(frame: Frame) -> int:
@@ -113,97 +102,72 @@ def _depth(frame: Frame) -> int:
     return depth
 
 
-async def _read(target: _Target, values: Sequence[str], *, must: bool) -> None:
+async def _measure(frame: FrameRead, values: Sequence[str], *, must: bool) -> None:
+    shown = shown_secrets(frame.texts, frame.fields, values)
     try:
-        snapshot = await target.session.send("DOMSnapshot.captureSnapshot", _SNAPSHOT)
-    except PlaywrightError:
-        if must:
+        await measure(frame, shown)
+    except (PlaywrightError, BrowserError):
+        if must or shown.texts or shown.fields:
             raise
-        target.unread = True
-        return
-    target.documents = shown_secrets(snapshot, values)
+        # it navigated since it was read, with nothing to hide then: what it shows now is unknown
+        frame.context_id = None
 
 
-async def _boxes_on_screen(targets: list[_Target]) -> list[Box]:
-    """Every box to black out, in the top page's viewport coordinates."""
-    by_frame = {t.frame: t for t in targets}
+async def _boxes_on_screen(frames: list[FrameRead]) -> list[Box]:
+    """Every box to black out, in the top page's viewport: each frame's own, moved and clipped."""
+    by_id = {f.frame_id: f for f in frames}
+    owners = await asyncio.gather(*(_iframe_box(f, by_id.get(f.parent_id or "")) for f in frames[1:]))
+    origins: dict[CDPSession, tuple[float, float]] = {frames[0].session: (0.0, 0.0)}
+    shown: set[str] = {frames[0].frame_id}
     boxes: list[Box] = []
-    for target in targets:
-        if target is not targets[0] and not await _place(target, by_frame):
-            continue
-        if target.unread and target.clip is not None:
-            boxes.append(target.clip)
-        boxes += await _target_boxes(target)
+    for frame, owner in zip(frames, [None, *owners], strict=True):
+        if frame is not frames[0]:
+            parent = by_id.get(frame.parent_id or "")
+            if owner is None or parent is None or parent.frame_id not in shown:
+                continue  # not rendered, or inside a frame that is not
+            _place(frame, parent, owner, origins)
+            if frame.clip is None:
+                continue  # scrolled or clipped out of sight
+            shown.add(frame.frame_id)
+        if frame.context_id is None and frame.clip is not None:
+            boxes.append(frame.clip)  # not read: all of it is hidden
+        for x, y, width, height in frame.boxes:
+            x, y = x + frame.offset[0], y + frame.offset[1]
+            visible = _clipped((x - _PAD, y - _PAD, width + 2 * _PAD, height + 2 * _PAD), frame.clip)
+            if visible is not None:
+                boxes.append(visible)
     return boxes
 
 
-async def _place(target: _Target, by_frame: dict[Frame, _Target]) -> bool:
-    """Put an out-of-process frame where its iframe is; False when it is not shown.
+async def _iframe_box(frame: FrameRead, parent: FrameRead | None) -> Box | None:
+    """The content box of ``frame``'s iframe, in the viewport of the process that draws the iframe.
 
     Raises:
-        BrowserError: a secret shows in the frame, but its iframe cannot be found.
+        BrowserError: something to hide is in the frame, but its iframe cannot be found.
     """
-    parent_frame = target.frame.parent_frame
-    while parent_frame is not None and parent_frame not in by_frame:
-        parent_frame = parent_frame.parent_frame
-    parent = by_frame.get(parent_frame) if parent_frame is not None else None
     try:
         if parent is None:
-            raise BrowserError("the frame's parent is gone")
-        tree = await target.session.send("Page.getFrameTree")
-        owner = await parent.session.send("DOM.getFrameOwner", {"frameId": tree["frameTree"]["frame"]["id"]})
-        content = await _content_box(parent.session, owner["backendNodeId"])
+            raise BrowserError("The frame's parent is gone")
+        owner = await parent.session.send("DOM.getFrameOwner", {"frameId": frame.frame_id})
+        model = await parent.session.send("DOM.getBoxModel", {"backendNodeId": owner["backendNodeId"]})
     except (PlaywrightError, BrowserError) as exc:
-        if target.unread or any(d.boxes for d in target.documents):
-            raise BrowserError("A secret shows in a frame whose place on screen is unknown") from exc
-        return False  # detached meanwhile, or not rendered: nothing of it is on screen
-    box = _moved(content, parent.offset)
-    target.offset, target.clip = (box[0], box[1]), _clipped(box, parent.clip)
-    return target.clip is not None
-
-
-async def _target_boxes(target: _Target) -> list[Box]:
-    """The boxes of a target's documents, moved into the top page's viewport and clipped to their frames."""
-    if not target.documents:
-        return []
-    boxes: list[Box] = []
-    root = target.documents[0]
-    placed: list[tuple[DocumentBoxes, tuple[float, float], Box | None]] = [
-        (root, (target.offset[0] - root.scroll[0], target.offset[1] - root.scroll[1]), target.clip)
-    ]
-    while placed:
-        doc, offset, clip = placed.pop()
-        for box in doc.boxes:
-            shown = _clipped(_padded(_moved(box, offset)), clip)
-            if shown is not None:
-                boxes.append(shown)
-        for owner, child_index in doc.frames:
-            child = target.documents[child_index]
-            try:
-                content = _moved(await _content_box(target.session, owner), target.offset)
-            except PlaywrightError:
-                continue  # the iframe is not rendered: its document is not on screen
-            inner = _clipped(content, clip)
-            if inner is not None:
-                origin = (content[0] - child.scroll[0], content[1] - child.scroll[1])
-                placed.append((child, origin, inner))
-    return boxes
-
-
-async def _content_box(session: CDPSession, backend_node_id: int) -> Box:
-    """The content box of an element, in its target's viewport coordinates."""
-    model = await session.send("DOM.getBoxModel", {"backendNodeId": backend_node_id})
+        if frame.boxes or frame.context_id is None:
+            raise BrowserError("Something to hide shows in a frame whose place is unknown") from exc
+        return None  # gone, or not rendered: nothing of it is on screen
     quad: list[float] = model["model"]["content"]
     xs, ys = quad[0::2], quad[1::2]
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
-def _moved(box: Box, offset: tuple[float, float]) -> Box:
-    return (box[0] + offset[0], box[1] + offset[1], box[2], box[3])
-
-
-def _padded(box: Box) -> Box:
-    return (box[0] - _PAD, box[1] - _PAD, box[2] + 2 * _PAD, box[3] + 2 * _PAD)
+def _place(
+    frame: FrameRead, parent: FrameRead, owner: Box, origins: dict[CDPSession, tuple[float, float]]
+) -> None:
+    """Set where ``frame`` shows on the top page, from its iframe's box in its parent's process."""
+    base = origins.get(parent.session, (0.0, 0.0))
+    content = (owner[0] + base[0], owner[1] + base[1], owner[2], owner[3])
+    frame.offset, frame.clip = (content[0], content[1]), _clipped(content, parent.clip)
+    if frame.session is not parent.session:
+        origins[frame.session] = frame.offset  # the root of another process: its boxes start here
 
 
 def _clipped(box: Box, clip: Box | None) -> Box | None:
@@ -215,31 +179,17 @@ def _clipped(box: Box, clip: Box | None) -> Box | None:
     return (left, top, right - left, bottom - top) if right > left and bottom > top else None
 
 
-async def _painted(main: _Target, shot: str, boxes: list[Box]) -> str:
-    """``shot`` with ``boxes`` painted black, drawn in an isolated world of the page's main frame.
+async def _painted(top: FrameRead, shot: str, boxes: list[Box]) -> str:
+    """``shot`` with ``boxes`` painted black, in the top frame's isolated world.
 
     Raises:
         BrowserError: the picture could not be painted and some box needed it.
     """
-    try:
-        frame_id = main.documents[0].frame_id if main.documents else ""
-        world = await main.session.send(
-            "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": _WORLD}
-        )
-        reply: dict[str, Any] = await main.session.send(
-            "Runtime.callFunctionOn",
-            {
-                "functionDeclaration": _DRAW_JS,
-                "executionContextId": world["executionContextId"],
-                "arguments": [{"value": shot}, {"value": [list(b) for b in boxes]}],
-                "awaitPromise": True,
-                "returnByValue": True,
-            },
-        )
-    except PlaywrightError as exc:
-        reply = {"exceptionDetails": str(exc)}
-    painted = reply.get("result", {}).get("value")
-    if "exceptionDetails" not in reply and isinstance(painted, str) and painted:
+    painted = None
+    if top.context_id is not None:
+        with contextlib.suppress(PlaywrightError, BrowserError):
+            painted = await call(top.session, top.context_id, _PAINT_JS, shot, [list(b) for b in boxes])
+    if isinstance(painted, str) and painted:
         return painted
     if boxes:
         raise BrowserError("The screenshot could not be painted over where a secret shows")

@@ -22,6 +22,7 @@ from playwright.async_api import Frame, Page, Request
 from browser_agent import Agent, AgentSettings, BrowserSession, Controller
 from browser_agent.browser.marks import OVERLAY_ID
 from browser_agent.browser.mask_boxes import shown_secrets
+from browser_agent.browser.mask_frames import frames_of, measure, read
 from browser_agent.browser.masking import masked_screenshot
 from browser_agent.controller import ActionResult
 from browser_agent.testing import ScriptedChatModel
@@ -173,13 +174,18 @@ _SHOWN_PAGE = """<!doctype html><body style="margin: 0; font: 20px monospace">
 </body>"""
 
 
-async def test_where_a_secret_shows_is_found_in_the_browser_s_own_snapshot(session: BrowserSession) -> None:
+async def test_where_a_secret_shows_is_found_from_the_frame_s_texts_and_fields(
+    session: BrowserSession,
+) -> None:
     page = session.page
     await page.set_content(_SHOWN_PAGE)
     cdp = await session.context.new_cdp_session(page)
-    snapshot = await cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": []})
-    [document] = shown_secrets(snapshot, ["password-9", "pass word-8"])
-    found = [(round(x), round(y)) for x, y, _w, _h in document.boxes]
+    [frame] = await frames_of(cdp)
+    await read(frame)
+    shown = shown_secrets(frame.texts, frame.fields, ["password-9", "pass word-8"])
+    assert len(shown.texts) == 5 and len(shown.fields) == 4  # split: 3 text nodes, spaced, hidden; 4 fields
+    await measure(frame, shown)
+    found = [(round(x), round(y)) for x, y, _w, _h in frame.boxes]
     expected = json.loads(
         await page.evaluate(
             """() => JSON.stringify(['split', 'spaced', 'pw', 'hint', 'pick', 'notes'].map((id) => {
@@ -190,7 +196,7 @@ async def test_where_a_secret_shows_is_found_in_the_browser_s_own_snapshot(sessi
         assert any(abs(by - y) < 4 and bx >= x - 1 for bx, by in found), (name, found)
     other = await page.evaluate("document.getElementById('other').getBoundingClientRect().y")
     assert not [b for b in found if abs(b[1] - other) < 4]
-    assert len(document.boxes) == 8  # split: 3 text nodes; spaced: 1; pw, hint, pick, notes
+    assert len(found) == 8  # one line each: the hidden paragraph has no box
 
 
 async def run1(session: BrowserSession, action: dict[str, Any], **kwargs: Any) -> ActionResult:
