@@ -1,16 +1,17 @@
 """Black out secrets in screenshots without giving the page anything to read or to watch.
 
-Every frame of the tab (cross-origin ones and those of other renderer processes included) is read in
-an isolated world (``browser.mask_frames``): its texts and fields come here, the decision of what shows
-a secret is made here (``browser.mask_boxes``), and only the choice of nodes goes back, to measure them.
-No secret value is ever sent to the page or to any of its scripts, and the page's DOM is not touched
-(no marking attribute, no overlay). Each frame is placed on the top page's screen by its iframe's box,
-as DevTools computes it.
+Each frame of the tab (cross-origin ones and those of other renderer processes included) is first
+placed on the top page's screen by its iframe's box, as DevTools computes it. Each frame on screen is
+then read in an isolated world (``browser.mask_frames``): its texts and fields come here, what shows a
+secret is decided here (``browser.mask_boxes``), and only the choice of nodes goes back, to measure
+them. No secret value is ever sent to the page or to any of its scripts, and the page's DOM is not
+touched (no marking attribute, no overlay).
 
 The black boxes are drawn on the screenshot's pixels, not on the page: the JPEG is decoded, painted and
 encoded again in the top frame's isolated world, which is handed the picture and the rectangles only.
-Every frame is read and measured, and with secret values given the picture is redrawn even when nothing
-shows, so what the page's process does during a screenshot never tells whether a secret is on it.
+Every frame on screen is read and measured, and with secret values given the picture is redrawn even
+when nothing shows, so what the page's process does during a screenshot never tells whether a secret
+is on it.
 """
 
 from __future__ import annotations
@@ -65,12 +66,14 @@ async def masked_screenshot(page: Page, mask_values: Sequence[str], timeout_ms: 
     sessions = [await page.context.new_cdp_session(page)]
     try:
         sessions += await _out_of_process_sessions(page)
-        frames = [f for found in await asyncio.gather(*map(frames_of, sessions)) for f in found]
+        frames = await _frames_on_screen(
+            [f for found in await asyncio.gather(*map(frames_of, sessions)) for f in found]
+        )
         await asyncio.gather(*map(read, frames))
         if frames[0].context_id is None:
             raise BrowserError("The page could not be read to mask its secrets")
         await asyncio.gather(*(_measure(f, values, must=f is frames[0]) for f in frames))
-        boxes = await _boxes_on_screen(frames)
+        boxes = [box for frame in frames for box in _boxes_of(frame)]
         data = await page.screenshot(type="jpeg", quality=70, caret="initial", timeout=timeout_ms)
         shot = base64.b64encode(data).decode()
         if not values and not boxes:
@@ -113,47 +116,45 @@ async def _measure(frame: FrameRead, values: Sequence[str], *, must: bool) -> No
         frame.context_id = None
 
 
-async def _boxes_on_screen(frames: list[FrameRead]) -> list[Box]:
-    """Every box to black out, in the top page's viewport: each frame's own, moved and clipped."""
+async def _frames_on_screen(frames: list[FrameRead]) -> list[FrameRead]:
+    """The frames that show on the top page's screen (the top one first), each placed there."""
     by_id = {f.frame_id: f for f in frames}
     owners = await asyncio.gather(*(_iframe_box(f, by_id.get(f.parent_id or "")) for f in frames[1:]))
     origins: dict[CDPSession, tuple[float, float]] = {frames[0].session: (0.0, 0.0)}
-    shown: set[str] = {frames[0].frame_id}
-    boxes: list[Box] = []
-    for frame, owner in zip(frames, [None, *owners], strict=True):
-        if frame is not frames[0]:
-            parent = by_id.get(frame.parent_id or "")
-            if owner is None or parent is None or parent.frame_id not in shown:
-                continue  # not rendered, or inside a frame that is not
-            _place(frame, parent, owner, origins)
-            if frame.clip is None:
-                continue  # scrolled or clipped out of sight
-            shown.add(frame.frame_id)
-        if frame.context_id is None and frame.clip is not None:
-            boxes.append(frame.clip)  # not read: all of it is hidden
-        for x, y, width, height in frame.boxes:
-            x, y = x + frame.offset[0], y + frame.offset[1]
-            visible = _clipped((x - _PAD, y - _PAD, width + 2 * _PAD, height + 2 * _PAD), frame.clip)
-            if visible is not None:
-                boxes.append(visible)
+    shown = [frames[0]]
+    for frame, owner in zip(frames[1:], owners, strict=True):
+        parent = by_id.get(frame.parent_id or "")
+        if owner is None or parent is None or all(p is not parent for p in shown):
+            continue  # not rendered, or inside a frame that is not
+        _place(frame, parent, owner, origins)
+        if frame.clip is not None:  # else scrolled or clipped out of sight
+            shown.append(frame)
+    return shown
+
+
+def _boxes_of(frame: FrameRead) -> list[Box]:
+    """What to black out of ``frame``, in the top page's viewport: all of it when it could not be read."""
+    if frame.context_id is None:
+        return [frame.clip] if frame.clip is not None else []
+    boxes = []
+    for x, y, width, height in frame.boxes:
+        x, y = x + frame.offset[0], y + frame.offset[1]
+        visible = _clipped((x - _PAD, y - _PAD, width + 2 * _PAD, height + 2 * _PAD), frame.clip)
+        if visible is not None:
+            boxes.append(visible)
     return boxes
 
 
 async def _iframe_box(frame: FrameRead, parent: FrameRead | None) -> Box | None:
-    """The content box of ``frame``'s iframe, in the viewport of the process that draws the iframe.
-
-    Raises:
-        BrowserError: something to hide is in the frame, but its iframe cannot be found.
-    """
+    """The content box of ``frame``'s iframe, in the viewport of the process that draws the iframe;
+    None when the iframe is gone or not rendered (then nothing of the frame is on screen)."""
+    if parent is None:
+        return None
     try:
-        if parent is None:
-            raise BrowserError("The frame's parent is gone")
         owner = await parent.session.send("DOM.getFrameOwner", {"frameId": frame.frame_id})
         model = await parent.session.send("DOM.getBoxModel", {"backendNodeId": owner["backendNodeId"]})
-    except (PlaywrightError, BrowserError) as exc:
-        if frame.boxes or frame.context_id is None:
-            raise BrowserError("Something to hide shows in a frame whose place is unknown") from exc
-        return None  # gone, or not rendered: nothing of it is on screen
+    except PlaywrightError:
+        return None
     quad: list[float] = model["model"]["content"]
     xs, ys = quad[0::2], quad[1::2]
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
