@@ -95,7 +95,7 @@ async def _out_of_process_sessions(page: Page) -> list[CDPSession]:
             return None  # a frame of the page's own process: its session already reads it
 
     found = await asyncio.gather(*(attach(f) for f in page.frames if f is not page.main_frame))
-    return [session for _depth_, session in sorted((f for f in found if f), key=lambda f: f[0])]
+    return [session for _d, session in sorted((f for f in found if f), key=lambda f: f[0])]
 
 
 def _depth(frame: Frame) -> int:
