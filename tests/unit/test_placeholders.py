@@ -105,3 +105,21 @@ async def test_an_address_is_checked_as_the_browser_reads_it(address: str) -> No
         raise AssertionError(f"opened {url}")
 
     assert "may only be sent to" in await run(controller, {"action": "follow", "url": address})
+
+
+class FakeFrame:
+    def __init__(self, url: str, parent: FakeFrame | None = None, detached: bool = False) -> None:
+        self.url, self.parent_frame, self.detached = url, parent, detached
+
+    def is_detached(self) -> bool:
+        return self.detached
+
+
+def test_typed_text_is_checked_against_the_document_the_element_is_in() -> None:
+    from browser_agent.controller.execution import _document_url
+
+    bank = FakeFrame("https://www.bank.example/login")
+    assert _document_url(FakeFrame("about:srcdoc", FakeFrame("about:srcdoc", bank))) == bank.url  # type: ignore[arg-type]
+    assert _document_url(FakeFrame("about:blank", bank)) == "about:blank"  # type: ignore[arg-type]
+    assert _document_url(FakeFrame("https://www.bank.example/", detached=True)) == ""  # type: ignore[arg-type]
+    assert _document_url(None) == ""
