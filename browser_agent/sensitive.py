@@ -163,38 +163,60 @@ class Secrets:
     # -- in and out ------------------------------------------------------------------------------
 
     def fill(
-        self, text: str, url: str | Callable[[], str], allowed: Callable[[str, tuple[str, ...]], bool]
+        self,
+        text: str,
+        url: str | Callable[[], str],
+        allowed: Callable[[str, tuple[str, ...]], bool],
+        *,
+        is_url: bool = False,
+        where: str = "this page",
     ) -> str:
         """Replace each placeholder in ``text`` by its value, for typing on the page at ``url``.
 
-        ``url`` may be a function, asked only when a scoped secret is used. ``allowed(url, patterns)``
-        tells whether ``url`` is on one of a scoped secret's domains.
+        ``url`` may be a function, asked only when a scoped secret is used; ``where`` names that page in
+        the error. With ``is_url``, ``text`` is itself an address the browser will open: a scoped secret
+        is then filled only when that address, once filled, is on its sites (``url`` is not asked).
+        ``allowed(url, patterns)`` tells whether ``url`` is on one of a scoped secret's domains.
 
         Raises:
             ActionError: a placeholder names no secret of this run, or one scoped to other sites.
         """
         if "<secret>" not in text:
             return text
+        scoped: list[tuple[str, tuple[str, ...]]] = []  # (name, domains) of the scoped secrets used
 
         def value_of(match: re.Match[str]) -> str:
-            name = match.group(1)
-            secret = self._items.get(name)
-            if secret is None:
-                known = ", ".join(placeholder(n) for n in self._items) or "none"
+            secret = self._known(match.group(1))
+            if secret.domains is None:
+                return secret.value
+            if is_url:  # checked against the whole address once it is filled
+                scoped.append((secret.name, secret.domains))
+            elif not allowed(url if isinstance(url, str) else url(), secret.domains):
                 raise ActionError(
-                    f"{placeholder(name)} is not a secret of this run (secrets: {known}); nothing was "
-                    "typed. Use one of those placeholders, or ask for the value to be provided."
-                )
-            if secret.domains is not None and not allowed(
-                url if isinstance(url, str) else url(), secret.domains
-            ):
-                raise ActionError(
-                    f"{placeholder(name)} may only be used on {', '.join(secret.domains)}, not on this "
-                    "page; nothing was typed. Go to a page of those sites first."
+                    f"{placeholder(secret.name)} may only be used on {', '.join(secret.domains)}, not on "
+                    f"{where}; nothing was typed. Use it only on a page of those sites, in a field of "
+                    "their own (not in a frame of another site)."
                 )
             return secret.value
 
-        return _PLACEHOLDER.sub(value_of, text)
+        filled = _PLACEHOLDER.sub(value_of, text)
+        for name, domains in scoped:
+            if not allowed(filled, domains):
+                raise ActionError(
+                    f"{placeholder(name)} may only be sent to {', '.join(domains)}, and this "
+                    "address leads elsewhere; nothing was opened. Put it only in addresses of those sites."
+                )
+        return filled
+
+    def _known(self, name: str) -> _Secret:
+        secret = self._items.get(name)
+        if secret is None:
+            known = ", ".join(placeholder(n) for n in self._items) or "none"
+            raise ActionError(
+                f"{placeholder(name)} is not a secret of this run (secrets: {known}); nothing was "
+                "typed. Use one of those placeholders, or ask for the value to be provided."
+            )
+        return secret
 
     def redact(self, text: str) -> str:
         """``text`` with every secret value, raw or encoded, replaced by its placeholder."""

@@ -474,5 +474,5 @@ class BrowserSession:
 
         try:
             return await bounded(take(), seconds + 1, "A screenshot")
-        except (ActionTimeoutError, PlaywrightError):
-            return None  # the step goes on without a picture
+        except (ActionTimeoutError, BrowserError, PlaywrightError):
+            return None  # the step goes on without a picture (never one where a secret shows unmasked)
