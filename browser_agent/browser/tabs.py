@@ -4,6 +4,7 @@ events worth telling the model."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.async_api import Dialog, Download, Page
@@ -20,6 +21,7 @@ from browser_agent.errors import TabClosedError
 __all__ = ["TabRegistry"]
 
 _DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
+_DIALOG_CHARS = 200  # of a dialog's message, once redacted
 
 
 async def _attach_signals(page: Page, requests: RequestTracker) -> TabSignals | None:
@@ -143,8 +145,8 @@ class TabRegistry:
     def record(self, event: str, kind: str | None = None) -> None:
         self._events.record(event, kind)
 
-    def drain_events(self) -> tuple[str, ...]:
-        return self._events.drain()
+    def drain_events(self, redact: Callable[[str], str] | None = None) -> tuple[str, ...]:
+        return self._events.drain(redact)
 
     def dialogs_seen(self) -> int:
         """Dialogs answered since the last drain (a page raising them in a loop is stuck)."""
@@ -167,7 +169,12 @@ class TabRegistry:
                 verb = "dismissed"
         except PlaywrightError:
             verb = "could not answer"
-        self.record(f"a {kind} dialog said {message[:200]!r}; it was {verb}", f"{kind} dialog")
+
+        def said(redact: Callable[[str], str]) -> str:
+            # Redacted whole, then cut and quoted: a secret cut in two would no longer be recognised.
+            return f"a {kind} dialog said {redact(message)[:_DIALOG_CHARS]!r}; it was {verb}"
+
+        self._events.record(said, f"{kind} dialog")
 
     def _on_download(self, download: Download) -> None:
         task = asyncio.get_running_loop().create_task(self._save_download(download))
