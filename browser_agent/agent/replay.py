@@ -148,7 +148,8 @@ async def _locate_with_retries(fp: Fingerprint, session: BrowserSession, opts: R
         if attempt:
             await session.settle()
             await asyncio.sleep(opts.retry_wait_s * attempt)  # late elements: back off before looking again
-        state = await session.state(extract_options=WHOLE_PAGE)
+        secrets = as_secrets(opts.sensitive_data)  # the recorded fingerprints hold redacted texts too
+        state = await session.state(extract_options=WHOLE_PAGE, redact=secrets.redact if secrets else None)
         assert state.snapshot is not None
         found = locate(fp, state.snapshot)
         if found.node is not None or found.status == "ambiguous":

@@ -8,7 +8,7 @@ many agents share one browser.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -211,11 +211,11 @@ class BrowserSession:
         await page.close()
         self._tabs.forget(page)
 
-    def drain_events(self) -> tuple[str, ...]:
+    def drain_events(self, redact: Callable[[str], str] | None = None) -> tuple[str, ...]:
         """What happened since the last call: dialogs, downloads, tabs opened or closed, crashes, and
-        documents the domain fence refused."""
+        documents the domain fence refused. ``redact`` is applied to a dialog's message before it is cut."""
         fenced = tuple(self.fence.drain_events()) if self.fence is not None else ()
-        return self._tabs.drain_events() + fenced
+        return self._tabs.drain_events(redact) + fenced
 
     async def wait_for_downloads(self) -> list[Path]:
         """Wait for downloads in progress; return every file saved so far."""
@@ -322,6 +322,7 @@ class BrowserSession:
         extract_options: ExtractOptions | None = None,
         mask_values: Sequence[str] = (),
         marks: bool = False,
+        redact: Callable[[str], str] | None = None,
     ) -> BrowserState:
         """URL, title, tabs, what happened since the last state, and the indexed elements.
 
@@ -329,7 +330,9 @@ class BrowserSession:
         viewport). A tab that crashed, or whose scripts never yield, is reported, not waited for; with
         every tab closed, a blank one is opened. ``mask_values``: fields and text that show one of these
         values (and password fields) are blacked out in the screenshot. ``marks`` draws each element's
-        index on the screenshot (set-of-marks, see ``browser.marks``).
+        index on the screenshot (set-of-marks, see ``browser.marks``). ``redact`` (a run with secrets
+        passes ``Secrets.redact``) is applied to the page's texts and to dialog messages before they are
+        cut to length: a cut would leave part of a secret no redaction recognises.
 
         Raises:
             ActionTimeoutError: the page did not answer the capture, even after its scripts were stopped.
@@ -337,7 +340,7 @@ class BrowserSession:
         page = await self._usable_page()
         snapshot = None
         if include_dom and self._tabs.current_id not in self._tabs.crashed:
-            page, snapshot = await self._capture(page, extract_options)
+            page, snapshot = await self._capture(page, extract_options, redact)
             self.last_snapshot = snapshot
         shot = None
         if screenshot and snapshot is not None:
@@ -350,18 +353,22 @@ class BrowserSession:
             tabs=tabs,
             current_tab_id=self._tabs.current_id,
             snapshot=snapshot,
-            events=self.drain_events(),
+            events=self.drain_events(redact),
             screenshot_b64=shot,
         )
 
-    async def _capture(self, page: Page, options: ExtractOptions | None) -> tuple[Page, DomSnapshot]:
+    async def _capture(
+        self, page: Page, options: ExtractOptions | None, redact: Callable[[str], str] | None
+    ) -> tuple[Page, DomSnapshot]:
         """The current tab and its snapshot. A tab too busy to answer is freed (``unstick``) and read
         again; when it had to be closed, the tab that is current then is read."""
         blocked = self.fence.blocked_frames() if self.fence is not None else None
         seconds = self.config.capture_timeout_ms / 1000
         for attempt in range(2):
             previous = self.last_snapshot if attempt == 0 else None
-            capture = extract_snapshot(page, previous=previous, options=options, blocked_frames=blocked)
+            capture = extract_snapshot(
+                page, previous=previous, options=options, blocked_frames=blocked, redact=redact
+            )
             try:
                 return page, await bounded(capture, seconds, "Reading the page")
             except ActionTimeoutError:
