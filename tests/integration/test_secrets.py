@@ -204,7 +204,7 @@ ECHOED = {"pw": 'Zq~7 "w\'x" (Kp!)', "code": "Kp9-xw7.Zq"}  # code is name-shape
 
 def all_forms(value: str) -> set[str]:
     """The value whole in every form a browser, a page or a formatter writes it in, and every run of four
-    or more of its characters (what a cut copy would keep)."""
+    or more of its characters, as is or lower-cased (what a cut or normalised copy would keep)."""
     forms = (
         encodings(value)
         | {
@@ -214,10 +214,13 @@ def all_forms(value: str) -> set[str]:
         }
     )
     forms |= {re.sub("%[0-9A-F]{2}", lambda m: m.group().lower(), f) for f in forms}
-    return forms | {value[i:j] for i in range(len(value)) for j in range(i + 4, len(value) + 1)}
+    runs = {value[i:j] for i in range(len(value)) for j in range(i + 4, len(value) + 1)}
+    return forms | runs | {run.lower() for run in runs}  # fingerprints keep labels lower-cased
 
 
 def echo_policy(start: str) -> Any:
+    clicked: list[bool] = []
+
     def policy(messages: list[BaseMessage]) -> dict[str, Any]:
         state = _state(messages)
         page = page_of_state(state)
@@ -247,6 +250,12 @@ def echo_policy(start: str) -> Any:
                 "current_state": brain,
                 "action": [{"action": "click_element", "index": find_index(page, "button", "Send")}],
             }
+        if "echo.html" in url and not clicked:  # its fingerprint keeps the button's text, lower-cased
+            clicked.append(True)
+            return {
+                "current_state": brain,
+                "action": [{"action": "click_element", "index": find_index(page, "button", "Again")}],
+            }
         if "echo.html" in url:
             return {"current_state": brain, "action": [{"action": "done", "text": "Sent.", "success": True}]}
         return {"current_state": brain, "action": [{"action": "go_to_url", "url": start}]}
@@ -271,7 +280,7 @@ async def test_a_page_echoing_secrets_cut_encoded_or_in_a_placeholder_leaks_them
         "Send <secret>code</secret>", llm, browser=session, settings=settings, sensitive_data=ECHOED
     )
     try:
-        history = await agent.run(max_steps=6)
+        history = await agent.run(max_steps=7)
     finally:
         logger.removeHandler(handler)
         handler.close()
@@ -284,10 +293,11 @@ async def test_a_page_echoing_secrets_cut_encoded_or_in_a_placeholder_leaks_them
     shown = await session.page.locator("body").inner_text()
     assert pw in shown and quote(pw, safe="!'()*") in shown and f"<secret>{code}</secret>" in shown
     prompts = ["\n".join(message_text(m) for m in call.messages) for call in llm.calls]
-    echo_state = prompts[-1]
-    assert "Your code is <secret><secret>code</secret></secret>" in echo_state
-    assert "Encoded: <secret>pw</secret>" in echo_state and "a alert dialog said 'Saved: www" in echo_state
-    assert 'value="nnnnnnnnnn' in prompts[-2] and "Typed '<secret>pw</secret>' into element" in prompts[-2]
+    filled, echoed = prompts[2], prompts[3]  # the form with its values typed, then the page it sent to
+    assert 'value="nnnnnnnnnn' in filled and "Typed '<secret>pw</secret>' into element" in filled
+    assert "Your code is <secret><secret>code</secret></secret>" in echoed
+    assert "Encoded: <secret>pw</secret>" in echoed and "a alert dialog said 'Saved: www" in echoed
+    assert "again as <secret>pw</secret>" in (tmp_path / "h.json").read_text()  # a lower-cased label
 
     artifacts = {
         "history file": (tmp_path / "h.json").read_text(),
