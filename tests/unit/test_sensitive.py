@@ -267,6 +267,11 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "html in url": lambda v: quote(html.escape(v)),
     "url in html": lambda v: html.escape(quote(v)),
     "url in json": lambda v: json.dumps(quote(v))[1:-1],
+    "json in url": lambda v: quote(json.dumps(v)[1:-1], safe=""),
+    "json in html": lambda v: html.escape(json.dumps(v)[1:-1]),
+    "repr of json": lambda v: repr(json.dumps(v)[1:-1])[1:-1],
+    "url twice": lambda v: quote(quote(v, safe=""), safe=""),
+    "entities": lambda v: "".join(f"&#{ord(c)};" for c in v),
 }
 
 
