@@ -160,11 +160,12 @@ async def _replay_one(
 
 async def _locate_with_retries(fp: Fingerprint, session: BrowserSession, opts: ReplayOptions) -> LocateResult:
     found: LocateResult | None = None
+    secrets = as_secrets(opts.sensitive_data)  # the recorded fingerprints hold redacted texts: so does this
     for attempt in range(opts.retries + 1):
         if attempt:
             await session.settle()
             await asyncio.sleep(opts.retry_wait_s * attempt)  # late elements: back off before looking again
-        state = await session.state(extract_options=WHOLE_PAGE)
+        state = await session.state(extract_options=WHOLE_PAGE, redact=secrets.redact if secrets else None)
         assert state.snapshot is not None
         found = locate(fp, state.snapshot)
         if found.node is not None or found.status == "ambiguous":

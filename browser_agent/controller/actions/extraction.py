@@ -96,7 +96,7 @@ async def extract_content(
         more = len(content) - len(cut)
         note = f"\n[... {more} more characters; scroll or ask a narrower goal]" if more > 0 else ""
         return ActionResult(
-            extracted_content=f"Page content for {goal!r}:\n{cut}{note}", include_in_memory=True
+            extracted_content=f"Page content for {ctx.quote(goal)}:\n{cut}{note}", include_in_memory=True
         )
     page = content[: settings.extract_llm_max_chars]
     messages = [SystemMessage(content=_SYSTEM), HumanMessage(content=f"Goal: {goal}\n\nPage:\n{page}")]
@@ -105,7 +105,7 @@ async def extract_content(
     except ModelError as exc:  # the extraction model failed after retries: the agent can go on without it
         raise ActionError(f"The extraction model failed ({exc}); use the page state instead.") from exc
     return ActionResult(
-        extracted_content=f"Extracted for {goal!r}:\n{answer}", include_in_memory=True, usage=usage
+        extracted_content=f"Extracted for {ctx.quote(goal)}:\n{answer}", include_in_memory=True, usage=usage
     )
 
 

@@ -65,7 +65,7 @@ async def search_web(query: Annotated[str, Placeholders.KEPT], ctx: ActionContex
     """
     url = ctx.settings.search_engine_url.replace("{query}", quote_plus(query))
     await ctx.session.navigate(url)
-    return f"Searched for {query!r}"
+    return f"Searched for {ctx.quote(query)}"
 
 
 async def wait(ctx: ActionContext, seconds: float = 3.0) -> str:
