@@ -87,7 +87,7 @@ class StepRunner:
         controller = self.deps.controller
         actions = [controller.parse_action(a) for a in raw]
         step = self._begin(0, None)
-        state = await self.deps.session.state()
+        state = await self.deps.session.state(redact=self._redactor())
         step.url, step.title = state.url, state.title
         step.model_output = StepOutput(
             action=[ActionCall.model_validate(a.model_dump(mode="json")) for a in actions]
@@ -108,6 +108,7 @@ class StepRunner:
                 screenshot=settings.use_vision or settings.record_screenshots,
                 mask_values=self.deps.secrets.values(),
                 marks=True,
+                redact=self._redactor(),
             )
         except ActionError as exc:  # a tab that never answers: say so, let the model recover
             step.error = str(exc)
@@ -164,6 +165,10 @@ class StepRunner:
 
     def _elapsed_ms(self) -> float:
         return (_now() - self._started) * 1000
+
+    def _redactor(self) -> Callable[[str], str] | None:
+        """What a capture redacts the page's texts with before it cuts them; none without secrets."""
+        return self.deps.secrets.redact if self.deps.secrets else None
 
     async def _decide(
         self,

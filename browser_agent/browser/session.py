@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -253,11 +253,11 @@ class BrowserSession:
         await page.close()
         self._tabs.forget(page)
 
-    def drain_events(self) -> tuple[str, ...]:
+    def drain_events(self, redact: Callable[[str], str] | None = None) -> tuple[str, ...]:
         """What happened since the last call: dialogs, downloads, tabs opened or closed, crashes, and
-        documents the domain fence refused."""
+        documents the domain fence refused. ``redact`` is applied to a dialog's message before it is cut."""
         fenced = tuple(self.fence.drain_events()) if self.fence is not None else ()
-        return self._tabs.drain_events() + fenced
+        return self._tabs.drain_events(redact) + fenced
 
     async def wait_for_downloads(self) -> list[Path]:
         """Wait for downloads in progress; return every file saved so far."""
@@ -368,6 +368,7 @@ class BrowserSession:
         extract_options: ExtractOptions | None = None,
         mask_values: Sequence[str] = (),
         marks: bool = False,
+        redact: Callable[[str], str] | None = None,
     ) -> BrowserState:
         """URL, title, tabs, what happened since the last state, and the indexed elements.
 
@@ -375,7 +376,9 @@ class BrowserSession:
         viewport). A tab that crashed, or whose scripts never yield, is reported, not waited for; with
         every tab closed, a blank one is opened. ``mask_values``: fields and text that show one of these
         values (and password fields) are blacked out in the screenshot. ``marks`` draws each element's
-        index on the screenshot (set-of-marks, see ``browser.marks``).
+        index on the screenshot (set-of-marks, see ``browser.marks``). ``redact`` (a run with secrets
+        passes ``Secrets.redact``) is applied to the page's texts and to dialog messages before they are
+        cut to length: a cut would leave part of a secret no redaction recognises.
 
         Raises:
             ActionTimeoutError: the page did not answer the capture, even after its scripts were stopped.
@@ -386,7 +389,7 @@ class BrowserSession:
         tabs = await self.tabs()
         snapshot = None
         if include_dom and self._tabs.current_id not in self._tabs.crashed:
-            snapshot = await self.capture(extract_options)
+            snapshot = await self.capture(extract_options, redact=redact)
             page = self.page
             if [t.tab_id for t in tabs] != self._tabs.ids():  # the capture closed a stuck tab
                 tabs = await self.tabs()
@@ -401,7 +404,7 @@ class BrowserSession:
             tabs=tabs,
             current_tab_id=current,
             snapshot=snapshot,
-            events=self.drain_events(),
+            events=self.drain_events(redact),
             screenshot_b64=shot,
         )
 
@@ -423,7 +426,12 @@ class BrowserSession:
         return page
 
     async def capture(
-        self, options: ExtractOptions | None = None, *, keep: bool = True, retry: bool = True
+        self,
+        options: ExtractOptions | None = None,
+        *,
+        keep: bool = True,
+        retry: bool = True,
+        redact: Callable[[str], str] | None = None,
     ) -> DomSnapshot:
         """Read the current tab's indexed elements, within ``capture_timeout_ms``; frames the domain fence
         kept empty are shown as one line each. Elements not in ``last_snapshot`` are marked new.
@@ -436,6 +444,8 @@ class BrowserSession:
             keep: Make the result ``last_snapshot``, the one the next actions' indices refer to. A look
                 at the page between two actions does not: the model has not seen it.
             retry: Read again after stopping a stuck tab's scripts, instead of raising at once.
+            redact: Applied to every text of the page whole, before it is cut to length (a run with
+                secrets passes ``Secrets.redact``).
 
         Raises:
             ActionTimeoutError: the page did not answer.
@@ -448,7 +458,12 @@ class BrowserSession:
         previous = self._last_snapshot
         while True:
             reading = extract_snapshot(
-                page, previous=previous, options=options, blocked_frames=blocked, refused_schemes=schemes
+                page,
+                previous=previous,
+                options=options,
+                blocked_frames=blocked,
+                refused_schemes=schemes,
+                redact=redact,
             )
             try:
                 snapshot = await bounded(reading, seconds, "Reading the page")
@@ -471,10 +486,10 @@ class BrowserSession:
         and after a capture that failed."""
         return self._last_snapshot
 
-    async def capture_whole_page(self) -> DomSnapshot:
+    async def capture_whole_page(self, *, redact: Callable[[str], str] | None = None) -> DomSnapshot:
         """``capture`` of the whole page, with all of its text (what re-identification reads); it
         becomes ``last_snapshot``, so the indices of the next actions refer to it."""
-        return await self.capture(WHOLE_PAGE)
+        return await self.capture(WHOLE_PAGE, redact=redact)
 
     async def _screenshot(
         self, page: Page, mask_values: Sequence[str], marks: DomSnapshot | None
@@ -487,5 +502,5 @@ class BrowserSession:
 
         try:
             return await bounded(take(), seconds + 1, "A screenshot")
-        except (ActionTimeoutError, PlaywrightError):
-            return None  # the step goes on without a picture
+        except (ActionTimeoutError, BrowserError, PlaywrightError):
+            return None  # the step goes on without a picture (never one where a secret shows unmasked)

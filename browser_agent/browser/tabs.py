@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sized
+from collections.abc import Callable, Sized
 from pathlib import Path
 
 from playwright.async_api import Dialog, Download, Page
@@ -25,6 +25,7 @@ _DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
 _TITLES_S = 1.0  # reading every tab's title, all at once: a tab busy that long keeps a script running
 _HALT_S = 3.0  # pausing the runaway tabs (all at once), then reading them again: room for a busy machine
 _CLOSE_S = 3.0
+_DIALOG_CHARS = 200  # of a dialog's message, once redacted
 
 
 async def _title(page: Page, seconds: float) -> str | None:
@@ -247,8 +248,8 @@ class TabRegistry:
     def record(self, event: str, kind: str | None = None) -> None:
         self._events.record(event, kind)
 
-    def drain_events(self) -> tuple[str, ...]:
-        return self._events.drain()
+    def drain_events(self, redact: Callable[[str], str] | None = None) -> tuple[str, ...]:
+        return self._events.drain(redact)
 
     def dialogs_seen(self) -> int:
         """Dialogs answered since the last drain (a page raising them in a loop is stuck)."""
@@ -271,7 +272,12 @@ class TabRegistry:
                 verb = "dismissed"
         except PlaywrightError:
             verb = "could not answer"
-        self.record(f"a {kind} dialog said {message[:200]!r}; it was {verb}", f"{kind} dialog")
+
+        def said(redact: Callable[[str], str]) -> str:
+            # Redacted whole, then cut and quoted: a secret cut in two would no longer be recognised.
+            return f"a {kind} dialog said {redact(message)[:_DIALOG_CHARS]!r}; it was {verb}"
+
+        self._events.record(said, f"{kind} dialog")
 
     def _on_download(self, download: Download) -> None:
         task = asyncio.get_running_loop().create_task(self._save_download(download))

@@ -3,6 +3,7 @@
 from browser_agent.controller.context import ActionContext, ControllerSettings
 from browser_agent.controller.controller import Controller
 from browser_agent.controller.models import ActionModel, ActionResult
+from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import RegisteredAction, Registry
 
 __all__ = [
@@ -11,6 +12,7 @@ __all__ = [
     "ActionResult",
     "Controller",
     "ControllerSettings",
+    "Placeholders",
     "RegisteredAction",
     "Registry",
 ]

@@ -112,3 +112,8 @@ class ActionContext:
     def redact(self, text: str) -> str:
         """``text`` with every secret value (raw or encoded) replaced by its placeholder."""
         return self.sensitive_data.redact(text)
+
+    def quote(self, text: str) -> str:
+        """``text`` redacted, then quoted as ``repr`` quotes it, for a result or an error message. Redacted
+        first, so that no quoted copy of a secret is ever made."""
+        return repr(self.redact(text))

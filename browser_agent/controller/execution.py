@@ -1,5 +1,9 @@
 """Run one action: fill secrets in, resolve its index, inject what it asks for, turn what it returns
-into a redacted ``ActionResult``. Model mistakes (``ActionError``) become results; bugs propagate."""
+into a redacted ``ActionResult``. Model mistakes (``ActionError``) become results; bugs propagate.
+
+Placeholders are filled per parameter, as its use says (``controller.placeholders``): text typed into
+the page is checked against the frame of the action's element (or the tab), an address to open against
+that address, and text for a model or the user is never filled."""
 
 from __future__ import annotations
 
@@ -7,13 +11,15 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from browser_agent.browser.domains import matches_any
+from playwright.async_api import Frame
+
+from browser_agent.browser.domains import matches_any, origin_of
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.models import ActionModel, ActionResult
+from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import RegisteredAction
 from browser_agent.dom.models import ElementNode
 from browser_agent.errors import ActionError, UserError
-from browser_agent.sensitive import Secrets
 
 __all__ = ["execute"]
 
@@ -25,7 +31,7 @@ async def execute(registered: RegisteredAction, action: ActionModel, ctx: Action
         index = action.element_index()
         if index is not None:
             node = await ctx.node(index)
-        params = _filled(action.params(), ctx.sensitive_data, lambda: _page_url(ctx))
+        params = _filled(registered, action.params(), ctx, node)
         raw = await _call(registered, params, ctx)
     except ActionError as exc:
         return ActionResult(action=registered.name, error=ctx.redact(str(exc)), element=node)
@@ -40,6 +46,52 @@ async def execute(registered: RegisteredAction, action: ActionModel, ctx: Action
     )
 
 
+def _filled(
+    registered: RegisteredAction, params: dict[str, Any], ctx: ActionContext, node: ElementNode | None
+) -> dict[str, Any]:
+    """``params`` with their placeholders filled, each as its use says (``Placeholders``).
+
+    Raises:
+        ActionError: a placeholder names no secret of the run, or one scoped to other sites than where
+            its text goes.
+    """
+    secrets = ctx.sensitive_data
+    page, where = _typed_into(ctx, node)
+
+    def typed(text: str) -> str:
+        return secrets.fill(text, page, _allowed, where=where)
+
+    def opened(text: str) -> str:
+        return secrets.fill(text, "", _allowed, is_url=True)
+
+    filled: dict[str, Any] = {}
+    for name, value in params.items():
+        use = registered.placeholders.get(name, Placeholders.TYPED)
+        if use is Placeholders.KEPT:
+            filled[name] = value
+        else:
+            filled[name] = _each_string(value, opened if use is Placeholders.URL else typed)
+    return filled
+
+
+def _typed_into(ctx: ActionContext, node: ElementNode | None) -> tuple[Callable[[], str], str]:
+    """The URL of the document typed text reaches (the element's own frame, else the tab), and its name."""
+    if node is None:
+        return (lambda: _page_url(ctx)), "this page"
+    frame = ctx.snapshot.frames.get(node.frame_id) if ctx.snapshot is not None else None
+    url = _document_url(frame)
+    if node.frame_id == 0:
+        return (lambda: url), "this page"
+    return (lambda: url), f"the frame of element {node.index} ({origin_of(url) or 'gone'})"
+
+
+def _document_url(frame: Frame | None) -> str:
+    """The URL of ``frame``'s document; an ``about:srcdoc`` frame's is its parent's (which wrote it)."""
+    while frame is not None and frame.url == "about:srcdoc" and frame.parent_frame is not None:
+        frame = frame.parent_frame
+    return "" if frame is None or frame.is_detached() else frame.url
+
+
 def _page_url(ctx: ActionContext) -> str:
     try:
         return ctx.page.url
@@ -47,18 +99,31 @@ def _page_url(ctx: ActionContext) -> str:
         return ""
 
 
-def _filled(value: Any, secrets: Secrets, url: Callable[[], str]) -> Any:
-    """Placeholders swapped for real values, in strings and in lists and dicts of strings.
+_C0_AND_SPACE = "".join(map(chr, range(0x21)))
+_SPECIAL_SCHEMES = ("http", "https", "ws", "wss", "ftp", "file")
 
-    Raises:
-        ActionError: a placeholder names no secret of the run, or one scoped to other sites.
+
+def _allowed(url: str, patterns: tuple[str, ...]) -> bool:
+    """Whether ``url``, read the way a browser reads it, is on one of ``patterns``.
+
+    A browser drops surrounding spaces and controls and every tab or newline, and takes ``\\`` for
+    ``/`` in web addresses: ``https://evil.example\\@bank.example/`` goes to evil.example, whatever
+    Python's ``urlsplit`` says. The address is checked as the browser will read it.
     """
+    cleaned = url.strip(_C0_AND_SPACE).replace("\t", "").replace("\n", "").replace("\r", "")
+    if cleaned.split(":", 1)[0].lower() in _SPECIAL_SCHEMES:
+        cleaned = cleaned.replace("\\", "/")
+    return matches_any(cleaned, patterns)
+
+
+def _each_string(value: Any, fill: Callable[[str], str]) -> Any:
+    """``fill`` applied to every string in ``value`` and in its lists and dicts."""
     if isinstance(value, str):
-        return secrets.fill(value, url, matches_any)
+        return fill(value)
     if isinstance(value, dict):
-        return {k: _filled(v, secrets, url) for k, v in value.items()}
+        return {k: _each_string(v, fill) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return type(value)(_filled(v, secrets, url) for v in value)
+        return type(value)(_each_string(v, fill) for v in value)
     return value
 
 

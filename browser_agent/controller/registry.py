@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, create_model
 
 from browser_agent.browser.domains import matches_domain
 from browser_agent.controller.models import ActionModel
+from browser_agent.controller.placeholders import Placeholders, placeholder_uses
 from browser_agent.controller.signature import Injected, inspect_function
 from browser_agent.errors import UserError
 
@@ -25,7 +26,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass(frozen=True, slots=True)
 class RegisteredAction:
-    """One action: its function, the models built for it, what to inject, where it is offered."""
+    """One action: its function, the models built for it, what to inject, where it is offered, and how
+    the placeholders of its parameters are filled (``placeholders``; parameters not listed are ``TYPED``)."""
 
     name: str
     description: str
@@ -34,6 +36,7 @@ class RegisteredAction:
     action_model: type[ActionModel]
     injected: Mapping[str, Injected]
     domains: tuple[str, ...] | None = None
+    placeholders: Mapping[str, Placeholders] = field(default_factory=dict)
 
     @property
     def is_async(self) -> bool:
@@ -117,6 +120,7 @@ class Registry:
             action_model=_action_model(action_name, description.strip(), spec.param_model),
             injected=spec.injected,
             domains=tuple(domains) if domains is not None else None,
+            placeholders=placeholder_uses(spec.param_model),
         )
         self._actions[action_name] = registered
         return registered

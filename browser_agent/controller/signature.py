@@ -62,6 +62,8 @@ def docstring_args(doc: str | None) -> dict[str, str]:
 
 
 def _injected_kind(annotation: Any) -> Injected | None:
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
     optional = False
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -85,7 +87,7 @@ def inspect_function(name: str, fn: Callable[..., Any], param_model: type[BaseMo
             ``param_model``; or ``fn`` takes ``*args``/``**kwargs``.
     """
     try:
-        hints = typing.get_type_hints(fn)
+        hints = typing.get_type_hints(fn, include_extras=True)  # keeps Annotated marks (Placeholders)
     except (NameError, TypeError) as exc:
         raise UserError(
             f"Action {name!r}: cannot resolve the type hints of {fn.__qualname__}: {exc}. "

@@ -14,7 +14,13 @@
   const margin = o.margin || 0;
   const TEXT_CAP = o.textCap || 80;
   let textBudget = o.textTotal || 1500;
-  const NAME_CAP = 60;
+  const NAME_CAP = o.nameCap || 60;
+  const OPTION_CAP = o.optionCap || 40;
+  const ATTRIBUTE_CAP = o.attributeCap || 120;
+  // Uncut: texts come back whole, for the caller to redact its secrets in them before it cuts them (a
+  // cut here would leave part of a secret that no longer matches). Every decision below is still taken
+  // on the lengths after the cut, so both ways read the same page the same way.
+  const UNCUT = !!o.uncut;
   const CHAIN = 6; // ancestors (self included) kept per item: tells which card or row an item sits in
 
   let reg = window.__browserAgent;
@@ -48,10 +54,11 @@
     "menuitemradio", "option", "combobox", "listbox", "switch", "slider", "textbox", "treeitem", "searchbox",
     "spinbutton"]);
 
-  const clean = (s, cap) => {
+  const cutText = (s, cap) => {
     const t = s.replace(/\s+/g, " ").trim();
     return t.length > cap ? t.slice(0, cap - 1) + "…" : t;
   };
+  const clean = UNCUT ? (s) => s.replace(/\s+/g, " ").trim() : cutText;
   const rootOf = (el) => el.getRootNode();
   const shadowOf = (el) => el.shadowRoot || (hooks && hooks.shadows && hooks.shadows.get(el)) || null;
 
@@ -152,17 +159,20 @@
     if (textBudget <= 0) return;
     if (!parentBox.r) parentBox.r = parentEl.getBoundingClientRect();
     if (place(parentBox.r) !== 0) return;
-    const t = clean(raw, Math.min(TEXT_CAP, textBudget + 1));
+    const cap = Math.min(TEXT_CAP, textBudget + 1);
+    const t = clean(raw, cap);
     if (!t) return;
-    textBudget -= t.length;
+    const n = Math.min(t.length, cap); // its length once cut, here or by the caller
+    textBudget -= n;
     const last = out[out.length - 1];
     const up = stack.slice(-CHAIN);
     const blk = blocks[blocks.length - 1];
     // Texts merge into one run only inside one block: a heading and the card under it stay apart.
-    if (last && last.k === "t" && last.blk === blk && last.text.length + t.length < TEXT_CAP) {
+    if (last && last.k === "t" && last.blk === blk && last.n + n < TEXT_CAP) {
       last.text += " " + t;
+      last.n += 1 + n;
       last.up = last.up.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
-    } else out.push(inCell({ k: "t", text: t, up, blk }));
+    } else out.push(inCell({ k: "t", text: t, n, up, blk }));
   }
 
   // owner: the nearest candidate ancestor {rec|null, weak, own, sub}; text and candidates below count toward it.
@@ -257,7 +267,7 @@
   for (const it of out) {
     if (it.drop) continue;
     if (it.k === "e") { delete it.own; delete it.sub; delete it.drop; delete it.skipText; }
-    else if (it.k === "t") delete it.blk;
+    else if (it.k === "t") { delete it.blk; if (!UNCUT) delete it.n; }
     items.push(it);
   }
   const se = document.scrollingElement || document.documentElement;

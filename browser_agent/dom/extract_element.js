@@ -114,7 +114,7 @@
     const a = {};
     for (const key of KEEP) {
       const v = el.getAttribute(key);
-      if (v !== null && v !== "") a[key] = v.length > 120 ? v.slice(0, 120) : v;
+      if (v !== null && v !== "") a[key] = v.length > ATTRIBUTE_CAP && !UNCUT ? v.slice(0, ATTRIBUTE_CAP) : v;
     }
     if ((tag === "button" || (tag === "input" && BUTTON_TYPES.has(el.type))) && el.value) a.value = clean(el.value, NAME_CAP);
     return a;
@@ -148,7 +148,7 @@
 
   function optionsOf(el) {
     const opts = el.options ? Array.from(el.options) : [];
-    const shown = opts.slice(0, 8).map((op) => (op.selected ? "✓" : "") + clean(op.textContent, 40));
+    const shown = opts.slice(0, 8).map((op) => (op.selected ? "✓" : "") + clean(op.textContent, OPTION_CAP));
     return [shown, Math.max(0, opts.length - 8)];
   }
 

@@ -23,7 +23,7 @@
 
   function widgetOf(select) {
     const chosen = select.selectedOptions && select.selectedOptions[0];
-    const value = chosen ? clean(chosen.textContent, NAME_CAP) : "";
+    const value = chosen ? cutText(chosen.textContent, NAME_CAP) : ""; // only compared, never shown
     // A popup control wrapping the select (choices.js puts it two levels inside).
     let n = select.parentElement;
     for (let i = 0; n && i < 3 && n !== document.body; i++, n = n.parentElement) {

@@ -4,7 +4,8 @@ stitch the frames together.
 The top frame is walked first; its result says where each visible iframe is. Each child frame is then
 walked with that offset and clip, so its rectangles are in the top page's viewport coordinates and its
 elements appear in the numbering where the iframe is. Indices are assigned here, in document order.
-The walk's script is sent to a document once and kept there; later captures call it by name.
+The walk's script is sent to a document once and kept there; later captures call it by name. Given a
+redactor, the walk returns its texts uncut and they are redacted, then cut, here (``dom.caps``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import contextlib
 import hashlib
 import json
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -24,6 +25,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from browser_agent.dom.caps import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, Recut
 from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 
 __all__ = ["WHOLE_PAGE", "ExtractOptions", "extract_snapshot"]
@@ -98,6 +100,7 @@ async def extract_snapshot(
     options: ExtractOptions | None = None,
     blocked_frames: Mapping[str, str] | None = None,
     refused_schemes: Collection[str] = (),
+    redact: Callable[[str], str] | None = None,
 ) -> DomSnapshot:
     """Capture the indexed elements and visible text of every frame of ``page``.
 
@@ -109,6 +112,8 @@ async def extract_snapshot(
             as one line, never walked.
         refused_schemes: Frames whose document has one of these schemes (``data``, ``blob``, ...) are
             shown as one line, never walked.
+        redact: Replaces secret values in a text. Every text of the page goes through it whole, before
+            it is cut to length: a value cut in two would no longer be recognised.
     """
     opts = options or ExtractOptions()
     started = time.perf_counter()
@@ -119,13 +124,18 @@ async def extract_snapshot(
         "margin": opts.margin_px,
         "textCap": opts.text_cap,
         "textTotal": opts.text_total,
+        "nameCap": NAME_CAP,
+        "optionCap": OPTION_CAP,
+        "attributeCap": ATTRIBUTE_CAP,
+        "uncut": redact is not None,
     }
     top = _FrameResult(page.main_frame, await _run_top(page, base) or _empty(), ())
     await _walk_children(page, top, base, _Refusals(blocked_frames or {}, frozenset(refused_schemes)))
-    builder = _Builder(previous, top.data.get("token", ""))
+    builder = _Builder(previous, top.data.get("token", ""), Recut(redact) if redact is not None else None)
     builder.add_frame(top)
     scroll = top.data.get("scroll", {})
     title = str(top.data.get("title", ""))
+    title = redact(title) if redact is not None else title
     return DomSnapshot(
         url=page.url,
         title=title,
@@ -270,17 +280,19 @@ async def _walk_children(page: Page, parent: _FrameResult, base: dict[str, Any],
 class _Builder:
     """Turns the per-frame JSON into numbered nodes, splicing each child frame where its iframe is."""
 
-    def __init__(self, previous: DomSnapshot | None, token: str) -> None:
+    def __init__(self, previous: DomSnapshot | None, token: str, recut: Recut | None = None) -> None:
         same_document = previous is not None and previous.document_token == token and bool(token)
         self._seen = previous.element_ids if previous is not None and same_document else None
         self.items: list[ElementNode | TextNode] = []
         self.selector_map: dict[int, ElementNode] = {}
         self.frames: dict[int, Any] = {}
+        self._recut = recut
 
     def add_frame(self, result: _FrameResult) -> None:
         frame_id = len(self.frames)
         self.frames[frame_id] = result.frame
-        for item in result.data.get("items", []):
+        for raw in result.data.get("items", []):
+            item = self._recut.item(raw) if self._recut is not None else raw
             kind = item.get("k")
             if kind == "t":
                 self.items.append(

@@ -45,7 +45,12 @@ async def capture_view(
     """
     try:
         # The same set-of-marks picture the agent's vision gets, secrets blacked out.
-        state = await session.state(screenshot=screenshot, mask_values=secrets.values(), marks=screenshot)
+        state = await session.state(
+            screenshot=screenshot,
+            mask_values=secrets.values(),
+            marks=screenshot,
+            redact=secrets.redact if secrets else None,  # before the capture cuts its texts
+        )
     except ActionError as exc:
         return PageView(secrets.redact(f"(page not captured: {exc})"))
     return PageView(secrets.redact(view_text(state)), state.screenshot_b64)

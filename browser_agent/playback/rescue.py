@@ -34,7 +34,7 @@ async def rescue_step(
     sensitive_data: Secrets,
 ) -> ActionResult:
     """Ask ``llm`` for a single replacement action and run it; failures come back as an error result."""
-    state = await session.state()
+    state = await session.state(redact=sensitive_data.redact if sensitive_data else None)
     page = render(state.snapshot) if state.snapshot is not None else ""
     body = (
         f"Recorded action: {json.dumps(action.flat())}\nWhy it needs you: {reason}\n"

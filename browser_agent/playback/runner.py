@@ -155,11 +155,14 @@ async def _replay_one(
 
 async def _locate_with_retries(fp: Fingerprint, session: BrowserSession, opts: ReplayOptions) -> LocateResult:
     found: LocateResult | None = None
+    secrets = as_secrets(opts.sensitive_data)  # the recorded fingerprints hold redacted texts: so does this
     for attempt in range(opts.retries + 1):
         if attempt:
             await session.settle()
             await asyncio.sleep(opts.retry_wait_s * attempt)  # late elements: back off before looking again
-        found = reid.relocate(fp, await session.capture_whole_page())
+        found = reid.relocate(
+            fp, await session.capture_whole_page(redact=secrets.redact if secrets else None)
+        )
         if found.node is not None or found.status == "ambiguous":
             return found  # ambiguity does not go away by waiting: hand it on at once
     assert found is not None

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, create_model
 
 from browser_agent.controller.models import ActionResult
+from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
 
 __all__ = ["done", "register", "register_structured_done"]
@@ -14,7 +15,7 @@ __all__ = ["done", "register", "register_structured_done"]
 _DESCRIPTION = "Finish with the answer and whether the task succeeded."
 
 
-async def done(text: str, success: bool) -> ActionResult:
+async def done(text: Annotated[str, Placeholders.KEPT], success: bool) -> ActionResult:
     """Finish the task.
 
     Args:
@@ -36,7 +37,10 @@ def register_structured_done(registry: Registry, output_model: type[BaseModel]) 
     """
     params: type[BaseModel] = create_model(
         "DoneParams",
-        data=(output_model, Field(description="The final answer, in the requested structure.")),
+        data=(
+            Annotated[output_model, Placeholders.KEPT],  # type: ignore[arg-type]
+            Field(description="The final answer, in the requested structure."),
+        ),
         success=(bool, Field(description="True when the task was fully completed, false when it was not.")),
     )
 

@@ -31,7 +31,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
     if _is_file_input(node):
         raise ActionError(f"element {index} is a file input; use upload_file with its index and a file path.")
     if node.tag == "select" and not node.select_id:  # a click opens nothing a model can see or use
-        options = ", ".join(repr(text) for text in node.options[:8])
+        options = ", ".join(ctx.quote(text) for text in node.options[:8])
         raise ActionError(
             f"element {index} is a dropdown: a click does not choose; use select_dropdown_option with index "
             f"{index} and the text of one option" + (f" ({options})." if options else ".")
@@ -59,7 +59,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         session.context.remove_listener("page", on_page)
     if opened:
         return await _followed_new_tab(index, opened[-1], ctx)
-    return ActionResult(extracted_content=f"Clicked element {index} ({_label(node)})")
+    return ActionResult(extracted_content=f"Clicked element {index} ({_label(node, ctx)})")
 
 
 async def _followed_new_tab(index: int, page: Page, ctx: ActionContext) -> ActionResult:
@@ -90,8 +90,8 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool = Tr
             await _type_at_end(handle, text, clear=clear)
         shown = await handle.evaluate(_VALUE_JS)
     secret = node.attributes.get("type", "").lower() == "password"
-    note = "" if shown is None or secret or text in shown else f"; the field now shows {shown!r}"
-    return f"Typed {text!r} into element {index} ({_label(node)}){note}"
+    note = "" if shown is None or secret or text in shown else f"; the field now shows {ctx.quote(shown)}"
+    return f"Typed {ctx.quote(text)} into element {index} ({_label(node, ctx)}){note}"
 
 
 _VALUE_JS = """(el) => ('value' in el && typeof el.value === 'string') ? el.value
@@ -125,7 +125,7 @@ async def hover(index: int, ctx: ActionContext) -> str:
     with map_action_errors(f"hover over element {index}"):
         await handle.hover()
     await ctx.session.settle()
-    return f"Hovering over element {index} ({_label(node)})"
+    return f"Hovering over element {index} ({_label(node, ctx)})"
 
 
 async def send_keys(keys: str, ctx: ActionContext) -> str:
@@ -136,7 +136,7 @@ async def send_keys(keys: str, ctx: ActionContext) -> str:
     """
     names = keys.split() or [keys]
     async with ctx.session.watch_input():  # Enter may submit a form: its navigation is waited for
-        with map_action_errors(f"pressing {keys!r}"):
+        with map_action_errors(f"pressing {ctx.quote(keys)}"):
             for name in names:
                 await ctx.page.keyboard.press(name)
     await ctx.session.settle()
@@ -163,9 +163,9 @@ async def upload_file(index: int, path: str, ctx: ActionContext) -> str:
     return f"Uploaded {target.name} to element {index}"
 
 
-def _label(node: ElementNode) -> str:
-    text = (node.name or node.text or node.tag).strip()
-    return text[:60]
+def _label(node: ElementNode, ctx: ActionContext) -> str:
+    """The element's name, short: redacted before it is cut (a cut secret is no longer recognised)."""
+    return ctx.redact((node.name or node.text or node.tag).strip())[:60]
 
 
 def register(registry: Registry) -> None:

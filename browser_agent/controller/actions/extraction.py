@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -11,6 +11,7 @@ from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.json_schema import model_from_schema
 from browser_agent.controller.models import ActionResult
+from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
 from browser_agent.errors import ActionError, ModelError
 from browser_agent.llm import TokenUsage, ask_structured, ask_text
@@ -74,9 +75,14 @@ async def page_markdown(ctx: ActionContext) -> str:
 
 
 async def extract_content(
-    goal: str, ctx: ActionContext, output_schema: dict[str, Any] | None = None
+    goal: Annotated[str, Placeholders.KEPT],
+    ctx: ActionContext,
+    output_schema: Annotated[dict[str, Any] | None, Placeholders.KEPT] = None,
 ) -> ActionResult:
     """Read the whole page (not only the visible part) and extract what serves a goal.
+
+    The goal and schema go to the extraction model, never to the page: their ``<secret>`` placeholders
+    are not filled (``Placeholders.KEPT``).
 
     Args:
         goal: What to extract, e.g. "the prices of all listed laptops" or "the opening hours".
@@ -90,7 +96,7 @@ async def extract_content(
         more = len(content) - len(cut)
         note = f"\n[... {more} more characters; scroll or ask a narrower goal]" if more > 0 else ""
         return ActionResult(
-            extracted_content=f"Page content for {goal!r}:\n{cut}{note}", include_in_memory=True
+            extracted_content=f"Page content for {ctx.quote(goal)}:\n{cut}{note}", include_in_memory=True
         )
     page = content[: settings.extract_llm_max_chars]
     messages = [SystemMessage(content=_SYSTEM), HumanMessage(content=f"Goal: {goal}\n\nPage:\n{page}")]
@@ -99,7 +105,7 @@ async def extract_content(
     except ModelError as exc:  # the extraction model failed after retries: the agent can go on without it
         raise ActionError(f"The extraction model failed ({exc}); use the page state instead.") from exc
     return ActionResult(
-        extracted_content=f"Extracted for {goal!r}:\n{answer}", include_in_memory=True, usage=usage
+        extracted_content=f"Extracted for {ctx.quote(goal)}:\n{answer}", include_in_memory=True, usage=usage
     )
 
 

@@ -8,6 +8,8 @@ clicked, as a user would.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playwright.async_api import ElementHandle
 
 from browser_agent.browser.playwright_errors import map_action_errors
@@ -55,7 +57,7 @@ async def get_dropdown_options(index: int, ctx: ActionContext) -> str:
             options = [text for text, _ in await listbox.open_options(handle)]
     if not options:
         raise ActionError(f"element {index} shows no options; click it or type into it first.")
-    listed = "\n".join(f"- {text!r}" for text in options)
+    listed = "\n".join(f"- {ctx.quote(text)}" for text in options)
     return (
         f"Options of element {index}:\n{listed}\nChoose one with select_dropdown_option and its exact text."
     )
@@ -70,17 +72,19 @@ async def select_dropdown_option(index: int, text: str, ctx: ActionContext) -> s
     """
     node, handle = await ctx.element(index)
     native = await select_behind(await ctx.current_snapshot(), node)
-    with map_action_errors(f"selecting {text!r} in element {index}"):
+    with map_action_errors(f"selecting {ctx.quote(text)} in element {index}"):
         if native is not None:
-            chosen = await _select_wrapped(handle, native, text, index)
+            chosen = await _select_wrapped(handle, native, text, index, ctx.quote)
         elif await _is_native_select(handle):
             chosen = await _select_native(handle, text)
         else:
             chosen = await listbox.choose(handle, text)
     if chosen is None:
-        raise ActionError(f"element {index} has no option {text!r}; use get_dropdown_options to list them.")
+        raise ActionError(
+            f"element {index} has no option {ctx.quote(text)}; use get_dropdown_options to list them."
+        )
     await ctx.session.settle()
-    return f"Selected {chosen!r} in element {index}"
+    return f"Selected {ctx.quote(chosen)} in element {index}"
 
 
 async def _is_native_select(handle: ElementHandle) -> bool:
@@ -96,8 +100,11 @@ async def _select_native(handle: ElementHandle, text: str) -> str | None:
     return match
 
 
-async def _select_wrapped(widget: ElementHandle, native: ElementHandle, text: str, index: int) -> str | None:
-    """Choose in the select behind a widget, then make sure the widget shows it (driving it if need be)."""
+async def _select_wrapped(
+    widget: ElementHandle, native: ElementHandle, text: str, index: int, quote: Callable[[str], str]
+) -> str | None:
+    """Choose in the select behind a widget, then make sure the widget shows it (driving it if need be);
+    ``quote`` redacts and quotes an option's text for the error message."""
     options: list[str] = await native.evaluate(_NATIVE_OPTIONS_JS)
     match = listbox.best_match(options, text)
     if match is None:
@@ -108,8 +115,8 @@ async def _select_wrapped(widget: ElementHandle, native: ElementHandle, text: st
     driven = await listbox.choose(widget, match)
     if driven is None or not await widget.evaluate(_SHOWS_JS, match):
         raise ActionError(
-            f"element {index} is a dropdown widget that did not take {match!r} (its options could not be "
-            "opened); click it and then click the option."
+            f"element {index} is a dropdown widget that did not take {quote(match)} (its options could not "
+            "be opened); click it and then click the option."
         )
     return match
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Annotated
 from urllib.parse import quote_plus, urlsplit
 
 from browser_agent.controller.context import ActionContext
+from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
 from browser_agent.errors import ActionError
 
@@ -51,18 +53,19 @@ async def go_back(ctx: ActionContext) -> str:
     return f"Went back to {ctx.page.url}"
 
 
-async def search_web(query: str, ctx: ActionContext) -> str:
+async def search_web(query: Annotated[str, Placeholders.KEPT], ctx: ActionContext) -> str:
     """Search the web with a search engine, in the current tab.
 
     Named for the web: a small model told to "search for lamp" on a shop called plain ``search`` and
-    left the shop for a search engine; a site's own search box is an element to type into.
+    left the shop for a search engine; a site's own search box is an element to type into. The query
+    goes to a search engine, a third party: its ``<secret>`` placeholders are never filled.
 
     Args:
         query: The search terms.
     """
     url = ctx.settings.search_engine_url.replace("{query}", quote_plus(query))
     await ctx.session.navigate(url)
-    return f"Searched for {query!r}"
+    return f"Searched for {ctx.quote(query)}"
 
 
 async def wait(ctx: ActionContext, seconds: float = 3.0) -> str:

@@ -82,13 +82,13 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
     Args:
         text: Text shown on the page (a heading, a label, a sentence).
     """
-    with map_action_errors(f"scrolling to {text!r}"):
+    with map_action_errors(f"scrolling to {ctx.quote(text)}"):
         for frame in ctx.page.frames:
             found = frame.get_by_text(text)
             if await found.count():
                 await found.first.scroll_into_view_if_needed()
-                return f"Scrolled to {text!r}"
-    raise ActionError(f"The text {text!r} is not on the page; scroll or check the spelling.")
+                return f"Scrolled to {ctx.quote(text)}"
+    raise ActionError(f"The text {ctx.quote(text)} is not on the page; scroll or check the spelling.")
 
 
 def register(registry: Registry) -> None:

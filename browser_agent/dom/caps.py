@@ -1,0 +1,73 @@
+"""How long the texts of a capture may be, and the cut that keeps them so.
+
+The walk (``extract.js``) cuts each text as it reads it. When the caller has secrets it asks for the
+texts uncut instead and passes a redactor: each text is then redacted whole and cut here, the way the
+walk would have cut it. A cut first would leave part of a value in the text, no longer recognisable as
+the secret; a redacted text can be cut anywhere without leaking one. The walk still decides everything
+else (which texts merge, when the text budget runs out) on the lengths after its cut, so a capture with a
+redactor reads like one without, secrets aside.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ATTRIBUTE_CAP", "NAME_CAP", "OPTION_CAP", "Recut", "cut"]
+
+NAME_CAP = 60  # an element's name, its own text, a field's value
+OPTION_CAP = 40  # one option of a select
+ATTRIBUTE_CAP = 120  # a kept attribute (href, title, placeholder...), cut without a mark
+_VALUE_STATE = re.compile(r'value="(.*)"', re.DOTALL)
+_SELECTED = "✓"
+
+
+def cut(text: str, cap: int) -> str:
+    """``text`` in at most ``cap`` characters, the last one an ellipsis when it was cut."""
+    return text if len(text) <= cap else text[: cap - 1] + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Recut:
+    """Redacts the uncut texts of one capture's items, then cuts them as the walk would have."""
+
+    redact: Callable[[str], str]
+
+    def text(self, raw: str, cap: int) -> str:
+        """``raw`` redacted, then cut to ``cap`` if ``raw`` is longer (a redacted text that only grew
+        past ``cap`` by its placeholders is kept whole)."""
+        shown = self.redact(raw)
+        return cut(shown, cap) if len(raw) > cap else shown
+
+    def item(self, item: dict[str, Any]) -> dict[str, Any]:
+        """One item of the walk's JSON with its texts redacted and cut (a new dict)."""
+        if item.get("k") == "t":
+            text = str(item.get("text", ""))
+            return {**item, "text": self.text(text, int(item.get("n") or len(text)))}
+        if item.get("k") != "e":
+            return item
+        attrs = {str(k): self._attribute(str(k), str(v)) for k, v in (item.get("attrs") or {}).items()}
+        return {
+            **item,
+            "name": self.text(str(item.get("name") or ""), NAME_CAP),
+            "text": self.text(str(item.get("text") or ""), NAME_CAP),
+            "attrs": attrs,
+            "states": [self._state(str(s)) for s in item.get("states") or ()],
+            "opts": [self._option(str(o)) for o in item.get("opts") or ()],
+        }
+
+    def _attribute(self, key: str, value: str) -> str:
+        if key == "value":  # a button's value, cut as a name is
+            return self.text(value, NAME_CAP)
+        shown = self.redact(value)
+        return shown[:ATTRIBUTE_CAP] if len(value) > ATTRIBUTE_CAP else shown
+
+    def _state(self, state: str) -> str:
+        value = _VALUE_STATE.fullmatch(state)
+        return f'value="{self.text(value.group(1), NAME_CAP)}"' if value else self.redact(state)
+
+    def _option(self, option: str) -> str:
+        mark = _SELECTED if option.startswith(_SELECTED) else ""
+        return mark + self.text(option[len(mark) :], OPTION_CAP)
