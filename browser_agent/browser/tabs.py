@@ -69,6 +69,7 @@ class TabRegistry:
         self._events = EventLog()
         self.crashed: set[int] = set()
         self.paused: set[int] = set()  # background tabs whose runaway script was stopped (``_halt``)
+        self._unanswered: set[int] = set()  # runaway tabs that did not answer being paused once
         self._download_tasks: set[asyncio.Task[None]] = set()
         self.downloads: list[Path] = []
 
@@ -190,14 +191,22 @@ class TabRegistry:
         return f"(paused) {title}".rstrip() if tab_id in self.paused else title
 
     async def _halt(self, tab_ids: list[int]) -> dict[int, str]:
-        """Pause the runaway tabs ``tab_ids``, all at once; close those that still do not answer.
+        """Pause the runaway tabs ``tab_ids``, all at once; close those that did not answer twice running.
 
         Paused, not closed: the tab and what the model did there are kept, and ``wake`` lets its scripts
-        run again when it is used. Returns the titles of the paused tabs.
+        run again when it is used. A tab whose pause is not answered in time (a busy machine, or a tab
+        truly stuck) is tried again at the next listing, and closed only then. Returns the titles of the
+        paused tabs.
         """
         outcomes = await asyncio.gather(*(self._halt_one(tab_id) for tab_id in tab_ids))
         paused = {tab_id: title for tab_id, title in zip(tab_ids, outcomes, strict=True) if title is not None}
-        closed = [tab_id for tab_id in tab_ids if tab_id not in paused]
+        closed = [tab_id for tab_id in tab_ids if tab_id not in paused and tab_id not in self._pages]
+        waiting = [tab_id for tab_id in tab_ids if tab_id not in paused and tab_id in self._pages]
+        if waiting:
+            self.record(
+                f"{_tab_list(waiting)} kept a script running and did not answer being paused yet; "
+                f"{'it' if len(waiting) == 1 else 'they'} will be closed if still stuck at the next look"
+            )
         if paused:
             self.record(
                 f"{_tab_list(list(paused))} kept a script running and {_was(paused)} paused (the script was "
@@ -211,13 +220,19 @@ class TabRegistry:
         return paused
 
     async def _halt_one(self, tab_id: int) -> str | None:
-        """Pause tab ``tab_id``; its title once it answers, ``None`` when it had to be closed."""
+        """Pause tab ``tab_id``; its title once it answers, ``None`` when it did not answer (it is closed
+        when that happens twice running)."""
         page = self._pages[tab_id]
         signals = await self._signals_within(page, _HALT_S)
         if signals is not None and await signals.pause(_HALT_S):
             # Its scripts are off: a title slow to come is a busy machine, not a runaway tab.
             self.paused.add(tab_id)
+            self._unanswered.discard(tab_id)
             return await _title(page, _HALT_S) or ""
+        if tab_id not in self._unanswered:
+            self._unanswered.add(tab_id)
+            return None
+        self._unanswered.discard(tab_id)
         with contextlib.suppress(PlaywrightError, TimeoutError):  # closing is best effort
             await within(page.close(run_before_unload=False), _CLOSE_S)
         self.forget(page)
