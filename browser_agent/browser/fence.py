@@ -37,11 +37,12 @@ from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import BrowserContext, CDPSession, Page, Request, Route, WebSocketRoute
 
-from browser_agent.browser.domains import blocked_message, is_url_allowed, origin_of
+from browser_agent.browser.domains import blocked_message, is_url_allowed, origin_of, refused_local_schemes
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.proxy import FenceProxy, ProxyRequest
+from browser_agent.browser.watchdog import within
 
-__all__ = ["Blocked", "DomainFence"]
+__all__ = ["Blocked", "DomainFence", "leave_refused_document"]
 
 logger = logging.getLogger("browser_agent")
 
@@ -318,8 +319,10 @@ def browser_join(base: str, reference: str) -> str:
     scheme = urlsplit(base).scheme.lower()
     head = reference.split("?", 1)[0].split("#", 1)[0]
     ref_scheme, colon, _ = head.partition(":")
-    special = ref_scheme.lower() in ("http", "https", "ws", "wss") if colon and ref_scheme.isalpha() else (
-        scheme in ("http", "https", "ws", "wss")
+    special = (
+        ref_scheme.lower() in ("http", "https", "ws", "wss")
+        if colon and ref_scheme.isalpha()
+        else (scheme in ("http", "https", "ws", "wss"))
     )
     if special:
         reference = head.replace("\\", "/") + reference[len(head) :]
@@ -334,3 +337,21 @@ def _page_of(request: Request) -> Page | None:
         return request.frame.page
     except PlaywrightError:
         return None
+
+
+async def leave_refused_document(page: Page, allowed: Sequence[str] | None) -> str | None:
+    """Take ``page`` away from a document the fence refuses (a ``blob:`` page a script opened, a
+    ``data:`` one): back, or to an empty page. What to tell the model, or ``None`` when it was allowed."""
+    refused = refused_local_schemes(allowed)
+    scheme = page.url.partition(":")[0].lower()
+    if scheme not in refused:
+        return None
+    with contextlib.suppress(PlaywrightError, TimeoutError):
+        await within(page.go_back(wait_until="commit"), 5)
+    if page.url.partition(":")[0].lower() in refused:
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await within(page.goto("about:blank"), 5)
+    return (
+        f'blocked: a {scheme}: document is outside the allowed domains (list "{scheme}:" to allow it); '
+        f"the tab went back to {page.url}"
+    )

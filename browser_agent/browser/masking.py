@@ -23,12 +23,15 @@ from collections.abc import Sequence
 
 from playwright.async_api import CDPSession, Frame, Page
 
+from browser_agent.browser.marks import drawn_marks
 from browser_agent.browser.mask_boxes import shown_secrets
 from browser_agent.browser.mask_frames import Box, FrameRead, call, frames_of, measure, read
 from browser_agent.browser.playwright_errors import PlaywrightError
-from browser_agent.errors import BrowserError
+from browser_agent.browser.watchdog import bounded
+from browser_agent.dom.models import DomSnapshot
+from browser_agent.errors import ActionTimeoutError, BrowserError
 
-__all__ = ["masked_screenshot"]
+__all__ = ["masked_screenshot", "screenshot_for_model"]
 
 _PAD = 2.0  # glyphs may overhang their text box by a pixel or two
 
@@ -195,3 +198,19 @@ async def _painted(top: FrameRead, shot: str, boxes: list[Box]) -> str:
     if boxes:
         raise BrowserError("The screenshot could not be painted over where a secret shows")
     return shot  # nothing to hide: the redraw was only there to look the same either way
+
+
+async def screenshot_for_model(
+    page: Page, mask_values: Sequence[str], marks: DomSnapshot | None, timeout_s: float
+) -> str | None:
+    """The picture a model or a report gets: masked, with ``marks``' indices drawn when given, within
+    ``timeout_s``. ``None`` when it cannot be had in time, or not masked: never one that shows a secret."""
+
+    async def take() -> str:
+        async with drawn_marks(page, marks):
+            return await masked_screenshot(page, mask_values, timeout_s * 1000)
+
+    try:
+        return await bounded(take(), timeout_s + 1, "A screenshot")
+    except (ActionTimeoutError, BrowserError, PlaywrightError):
+        return None

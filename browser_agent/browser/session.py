@@ -13,20 +13,13 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright
+from playwright.async_api import Browser, BrowserContext, Page
 
 from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.domains import blocked_message, check_url_allowed, refused_local_schemes
-from browser_agent.browser.fence import DomainFence
-from browser_agent.browser.launch import (
-    context_options,
-    launch_browser,
-    launch_persistent,
-    proxy_reachable,
-    start_playwright,
-)
-from browser_agent.browser.marks import drawn_marks
-from browser_agent.browser.masking import masked_screenshot
+from browser_agent.browser.fence import DomainFence, leave_refused_document
+from browser_agent.browser.masking import screenshot_for_model
+from browser_agent.browser.opening import Opened
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
 from browser_agent.browser.settle import wait_for_settle
 from browser_agent.browser.state import BrowserState, TabInfo
@@ -61,9 +54,7 @@ class BrowserSession:
     def __init__(self, config: BrowserConfig | None = None, *, browser: Browser | None = None) -> None:
         self.config = config or BrowserConfig()
         self._shared_browser = browser
-        self._playwright: Playwright | None = None
-        self._browser: Browser | None = None
-        self._context: BrowserContext | None = None
+        self._opened = Opened()
         self._tabs = TabRegistry(self.config)
         self.fence: DomainFence | None = None
         self._last_snapshot: DomSnapshot | None = None
@@ -82,13 +73,12 @@ class BrowserSession:
 
     async def start(self) -> None:
         """Launch or connect, open a context and a first tab. Idempotent."""
-        if self._context is not None:
+        if self._opened.context is not None:
             return
         try:  # a failure or a cancellation half-way must not leave a browser behind
             if self.config.allowed_domains is not None:
                 self.fence = self._new_fence(self.config.allowed_domains)
-            self._context = await self._open_context()
-            await self._prepare(self._context)
+            await self._prepare(await self._opened.open(self.config, self.fence, self._shared_browser))
         except BaseException:
             await self.close()
             raise
@@ -131,7 +121,7 @@ class BrowserSession:
                     f"{list(allowed)}. Give the allowed domains in one place."
                 )
             return
-        if self._context is None:
+        if self._opened.context is None:
             self.config = self.config.model_copy(update={"allowed_domains": tuple(allowed)})
             return
         logger.warning(
@@ -147,27 +137,6 @@ class BrowserSession:
         """The domains this session keeps to; ``None`` when it is not fenced."""
         return self.fence.allowed if self.fence is not None else self.config.allowed_domains
 
-    async def _open_context(self) -> BrowserContext:
-        cfg = self.config
-        options = context_options(cfg)
-        if self.fence is not None and proxy_reachable(cfg):
-            options["proxy"] = await self.fence.proxy_option()
-        elif self.fence is not None:
-            logger.warning(
-                "The browser at %s runs on another machine, where the domain fence's proxy on this "
-                "machine cannot be reached: only the tabs' own requests are fenced.",
-                cfg.cdp_url or cfg.ws_endpoint,
-            )
-        if self._shared_browser is not None:
-            return await self._shared_browser.new_context(**options)
-        self._playwright = await start_playwright()
-        if cfg.user_data_dir is not None and not (cfg.cdp_url or cfg.ws_endpoint):
-            return await launch_persistent(self._playwright, cfg, options)
-        self._browser = await launch_browser(self._playwright, cfg)
-        if cfg.cdp_url and self._browser.contexts and self.fence is None:
-            return self._browser.contexts[0]  # a fenced session needs a context made with its proxy
-        return await self._browser.new_context(**options)
-
     async def close(self) -> None:
         """Close the context (and the browser and Playwright when this session started them).
 
@@ -177,17 +146,10 @@ class BrowserSession:
         with contextlib.suppress(TimeoutError):
             await within(self._tabs.finish_downloads(), _CLOSE_S)
         try:
-            for closer in (self._context, self._browser):
-                if closer is not None:
-                    with contextlib.suppress(PlaywrightError, TimeoutError):  # closing is best effort
-                        await within(closer.close(), _CLOSE_S)
+            await self._opened.close()
         finally:
-            self._context = self._browser = None
             if self.fence is not None:
                 await self.fence.close()
-            if self._playwright is not None:
-                playwright, self._playwright = self._playwright, None
-                await playwright.stop()
 
     @contextlib.contextmanager
     def driven_by(self, task: str) -> Iterator[None]:
@@ -211,9 +173,9 @@ class BrowserSession:
 
     @property
     def context(self) -> BrowserContext:
-        if self._context is None:
+        if self._opened.context is None:
             raise BrowserError("The browser session is not started; use `async with BrowserSession(...)`.")
-        return self._context
+        return self._opened.context
 
     # -- tabs ------------------------------------------------------------------------------------
 
@@ -409,20 +371,10 @@ class BrowserSession:
         )
 
     async def _leave_refused_document(self, page: Page) -> Page:
-        """A tab showing a document the fence refuses (a ``blob:`` page a script opened, say) goes back,
-        or to an empty page; the model reads why, never the document."""
-        scheme = page.url.partition(":")[0].lower()
-        if scheme not in refused_local_schemes(self.allowed_domains):
-            return page
-        with contextlib.suppress(PlaywrightError, TimeoutError):
-            await within(page.go_back(wait_until="commit"), 5)
-        if page.url.partition(":")[0].lower() in refused_local_schemes(self.allowed_domains):
-            with contextlib.suppress(PlaywrightError, TimeoutError):
-                await within(page.goto("about:blank"), 5)
-        self._tabs.record(
-            f"blocked: a {scheme}: document is outside the allowed domains (list \"{scheme}:\" to allow "
-            f"it); the tab went back to {page.url}"
-        )
+        """A tab showing a document the fence refuses goes back; the model reads why, never the document."""
+        said = await leave_refused_document(page, self.allowed_domains)
+        if said is not None:
+            self._tabs.record(said)
         return page
 
     async def capture(
@@ -494,13 +446,5 @@ class BrowserSession:
     async def _screenshot(
         self, page: Page, mask_values: Sequence[str], marks: DomSnapshot | None
     ) -> str | None:
-        seconds = self.config.capture_timeout_ms / 1000
-
-        async def take() -> str:
-            async with drawn_marks(page, marks):
-                return await masked_screenshot(page, mask_values, seconds * 1000)
-
-        try:
-            return await bounded(take(), seconds + 1, "A screenshot")
-        except (ActionTimeoutError, BrowserError, PlaywrightError):
-            return None  # the step goes on without a picture (never one where a secret shows unmasked)
+        """The step's picture, or ``None``: the step goes on without one, never with a secret unmasked."""
+        return await screenshot_for_model(page, mask_values, marks, self.config.capture_timeout_ms / 1000)
