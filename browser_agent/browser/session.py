@@ -199,6 +199,7 @@ class BrowserSession:
         page = await self.context.new_page()
         tab_id = self._tabs.adopt(page)
         self._tabs.switch(tab_id)
+        await self._tabs.signals_of(page)  # its DevTools session, before any script of it can run
         if url:
             await self.navigate(url)
         return tab_id

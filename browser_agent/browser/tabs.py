@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Callable, Sized
 from pathlib import Path
 
@@ -23,7 +24,8 @@ __all__ = ["TabRegistry"]
 
 _DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
 _TITLES_S = 1.0  # reading every tab's title, all at once: a tab busy that long keeps a script running
-_HALT_S = 3.0  # pausing the runaway tabs (all at once), then reading them again: room for a busy machine
+_HALT_WAIT_S = 1.0  # the tab list waits this long for the runaway tabs' pauses; the rest go on meanwhile
+_HALT_S = 10.0  # a runaway tab that does not answer being paused in this time is closed
 _CLOSE_S = 3.0
 _DIALOG_CHARS = 200  # of a dialog's message, once redacted
 
@@ -69,7 +71,8 @@ class TabRegistry:
         self._events = EventLog()
         self.crashed: set[int] = set()
         self.paused: set[int] = set()  # background tabs whose runaway script was stopped (``_halt``)
-        self._unanswered: set[int] = set()  # runaway tabs that did not answer being paused once
+        self._halting: dict[int, asyncio.Task[str | None]] = {}  # runaway tabs being paused
+        self._late: set[int] = set()  # of those, the ones whose pause the last list did not wait for
         self._download_tasks: set[asyncio.Task[None]] = set()
         self.downloads: list[Path] = []
 
@@ -191,51 +194,63 @@ class TabRegistry:
         return f"(paused) {title}".rstrip() if tab_id in self.paused else title
 
     async def _halt(self, tab_ids: list[int]) -> dict[int, str]:
-        """Pause the runaway tabs ``tab_ids``, all at once; close those that did not answer twice running.
+        """Pause the runaway tabs ``tab_ids``, all at once, waiting for them at most ``_HALT_WAIT_S``.
 
         Paused, not closed: the tab and what the model did there are kept, and ``wake`` lets its scripts
-        run again when it is used. A tab whose pause is not answered in time (a busy machine, or a tab
-        truly stuck) is tried again at the next listing, and closed only then. Returns the titles of the
-        paused tabs.
+        run again when it is used. A pause not answered by then goes on in the background (a busy machine
+        answers late; the events say so when it does), and a tab that does not answer it within
+        ``_HALT_S`` is closed. Returns the titles of the tabs paused in time.
         """
-        outcomes = await asyncio.gather(*(self._halt_one(tab_id) for tab_id in tab_ids))
-        paused = {tab_id: title for tab_id, title in zip(tab_ids, outcomes, strict=True) if title is not None}
-        closed = [tab_id for tab_id in tab_ids if tab_id not in paused and tab_id not in self._pages]
-        waiting = [tab_id for tab_id in tab_ids if tab_id not in paused and tab_id in self._pages]
-        if waiting:
-            self.record(
-                f"{_tab_list(waiting)} kept a script running and did not answer being paused yet; "
-                f"{'it' if len(waiting) == 1 else 'they'} will be closed if still stuck at the next look"
-            )
+        for tab_id in tab_ids:
+            if tab_id not in self._halting:
+                task = asyncio.get_running_loop().create_task(self._halt_one(tab_id))
+                self._halting[tab_id] = task
+                task.add_done_callback(functools.partial(self._halted, tab_id))
+        tasks = {tab_id: self._halting[tab_id] for tab_id in tab_ids if tab_id in self._halting}
+        if tasks:
+            await asyncio.wait(tasks.values(), timeout=_HALT_WAIT_S)
+        paused = {
+            tab_id: task.result()
+            for tab_id, task in tasks.items()
+            if task.done() and not task.cancelled() and task.result() is not None
+        }
+        for tab_id, task in tasks.items():
+            if not task.done() and tab_id not in self._late:  # said once it answers
+                self._late.add(tab_id)
+                task.add_done_callback(functools.partial(self._said_late, tab_id))
         if paused:
             self.record(
                 f"{_tab_list(list(paused))} kept a script running and {_was(paused)} paused (the script was "
                 "stopped; switching to a paused tab lets its scripts run again)"
             )
-        if closed:
+        return {tab_id: title or "" for tab_id, title in paused.items()}
+
+    def _halted(self, tab_id: int, _task: asyncio.Task[str | None]) -> None:
+        self._halting.pop(tab_id, None)
+
+    def _said_late(self, tab_id: int, task: asyncio.Task[str | None]) -> None:
+        self._late.discard(tab_id)
+        if task.cancelled():
+            return
+        if task.result() is not None:
             self.record(
-                f"{_tab_list(closed)} kept a script running, did not answer once it was stopped and "
-                f"{_was(closed)} closed"
+                f"tab {tab_id} kept a script running and was paused (switching to it lets it run again)"
             )
-        return paused
 
     async def _halt_one(self, tab_id: int) -> str | None:
-        """Pause tab ``tab_id``; its title once it answers, ``None`` when it did not answer (it is closed
-        when that happens twice running)."""
-        page = self._pages[tab_id]
+        """Pause tab ``tab_id``; its title once it answers, ``None`` when it could not be and was closed."""
+        page = self._pages.get(tab_id)
+        if page is None:
+            return None
         signals = await self._signals_within(page, _HALT_S)
         if signals is not None and await signals.pause(_HALT_S):
             # Its scripts are off: a title slow to come is a busy machine, not a runaway tab.
             self.paused.add(tab_id)
-            self._unanswered.discard(tab_id)
-            return await _title(page, _HALT_S) or ""
-        if tab_id not in self._unanswered:
-            self._unanswered.add(tab_id)
-            return None
-        self._unanswered.discard(tab_id)
+            return await _title(page, _TITLES_S) or ""
         with contextlib.suppress(PlaywrightError, TimeoutError):  # closing is best effort
             await within(page.close(run_before_unload=False), _CLOSE_S)
         self.forget(page)
+        self.record(f"tab {tab_id} kept a script running, did not answer being paused and was closed")
         return None
 
     async def wake(self, tab_id: int) -> None:

@@ -5,13 +5,14 @@ local pages."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator
 
 import pytest
 from playwright.async_api import Browser
 
-from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser import BrowserConfig, BrowserSession, BrowserState
 from browser_agent.browser.watchdog import responds, within
 from browser_agent.controller import Controller
 from browser_agent.dom.models import TextNode
@@ -64,6 +65,21 @@ async def _spinning_tabs(session: BrowserSession, server: LocalServer) -> list[i
     return tab_ids
 
 
+async def _until_paused(session: BrowserSession, tab_ids: list[int]) -> BrowserState:
+    """The states of the next looks, until every tab of ``tab_ids`` shows as paused (a busy machine answers a
+    pause late; the tabs are never closed meanwhile); the events of all of them."""
+    events: list[str] = []
+    for _ in range(20):
+        state = await within(session.state(), 20)
+        events += state.events
+        titles = {t.tab_id: t.title for t in state.tabs}
+        assert all(t in titles for t in tab_ids), f"a spinning tab was closed: {titles}"
+        if all(titles[t].startswith("(paused)") for t in tab_ids):
+            return dataclasses.replace(state, events=tuple(events))
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"not all of {tab_ids} were paused: {titles}")
+
+
 async def test_background_tabs_that_spin_are_paused_and_the_current_tab_is_read_in_time(
     session: BrowserSession, server: LocalServer
 ) -> None:
@@ -80,13 +96,12 @@ async def test_background_tabs_that_spin_are_paused_and_the_current_tab_is_read_
     # None is closed at the first look; on a busy machine a few may not have answered their pause yet.
     assert all(listed[t] in ("(paused) Spinner", "(not responding)") for t in spinning), listed
     paused = [t for t in spinning if listed[t] == "(paused) Spinner"]
-    assert len(paused) >= len(spinning) // 2, listed
-    said = [e for e in state.events if "kept a script running and were paused" in e]
-    assert len(said) == 1 and all(f" {t}," in said[0] or f" {t} " in said[0] for t in paused), said
-    again = await within(session.state(), 30)  # the paused tabs answer; the others are paused or closed now
+    said = [e for e in state.events if "kept a script running and w" in e]
+    assert len(said) == (1 if paused else 0), said
+    assert all(f" {t}," in said[0] or f" {t} " in said[0] for t in paused), said
+    again = await _until_paused(session, spinning)  # the others answer later on a busy machine
     still = {t.tab_id: t.title for t in again.tabs}
-    assert all(still[t] == "(paused) Spinner" for t in paused), still
-    assert all(still.get(t, "(paused) Spinner") == "(paused) Spinner" for t in spinning), still
+    assert all(still[t] == "(paused) Spinner" for t in spinning), still
 
 
 async def test_a_paused_tab_runs_again_once_switched_to(session: BrowserSession, server: LocalServer) -> None:
@@ -95,7 +110,7 @@ async def test_a_paused_tab_runs_again_once_switched_to(session: BrowserSession,
     spinner = session.page
     await spinner.evaluate("spin()")
     await session.switch_tab(0)
-    state = await within(session.state(), 20)
+    state = await _until_paused(session, [1])
     assert any("tab 1 kept a script running and was paused" in e for e in state.events), state.events
     ticks = await spinner.evaluate("ticks")
     await asyncio.sleep(0.3)
