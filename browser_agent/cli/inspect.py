@@ -10,17 +10,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Page
-
-from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.browser.config import Viewport
-from browser_agent.browser.marks import drawn_marks
-from browser_agent.dom import DomSnapshot, extract_snapshot, install_page_hooks, render
+from browser_agent.cli.options import command
 from browser_agent.errors import NavigationError, UserError
-from browser_agent.interrupts import run_interruptible
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from browser_agent.browser import BrowserSession
+    from browser_agent.dom import DomSnapshot
 
 __all__ = ["add_parser"]
 
@@ -28,8 +28,8 @@ _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "")
 
 
 def add_parser(subparsers: Any) -> None:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "inspect", help="print the indexed elements and text the model would see on a page"
+    parser = command(
+        subparsers, "inspect", help="print the indexed elements and text the model would see on a page"
     )
     parser.add_argument("url", help="the page to load (a URL, or a path to a local HTML file)")
     parser.add_argument("--json", action="store_true", help="print the elements as JSON instead of text")
@@ -47,6 +47,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
+    from browser_agent.interrupts import run_interruptible
+
     text, status = run_interruptible(inspect_page(args))
     print(text)
     if status is not None and status >= 400:
@@ -62,6 +64,10 @@ def _target(url: str) -> str:
 
 async def inspect_page(args: argparse.Namespace) -> tuple[str, int | None]:
     """Load the page, capture it, optionally save a marked screenshot; the report and the HTTP status."""
+    from browser_agent.browser import BrowserConfig, BrowserSession
+    from browser_agent.browser.config import Viewport
+    from browser_agent.dom import extract_snapshot, install_page_hooks, render
+
     config = BrowserConfig(
         block_external_network=not args.allow_network,
         viewport=Viewport(width=args.width, height=args.height),
@@ -94,11 +100,15 @@ async def _load(session: BrowserSession, url: str, allow_network: bool) -> int |
 
 
 async def _marked_screenshot(page: Page, snapshot: DomSnapshot, path: Path) -> None:
+    from browser_agent.browser.marks import drawn_marks
+
     async with drawn_marks(page, snapshot):
         await page.screenshot(path=str(path))
 
 
 def _as_json(snapshot: DomSnapshot) -> dict[str, Any]:
+    from browser_agent.dom import render
+
     elements = [
         {
             "index": n.index,
