@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from browser_agent.cli.options import command
 from browser_agent.errors import NavigationError, UserError
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["add_parser"]
 
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "")
+_PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".svg", ".xml")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -51,6 +52,8 @@ def _main(args: argparse.Namespace) -> int:
 
     text, status = run_interruptible(inspect_page(args))
     print(text)
+    if args.screenshot:  # on stderr: stdout stays the page (or its JSON)
+        print(f"screenshot: {args.screenshot.resolve()}", file=sys.stderr)
     if status is not None and status >= 400:
         print(f"browser-agent inspect: {args.url} answered HTTP {status}", file=sys.stderr)
         return 1
@@ -58,8 +61,22 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _target(url: str) -> str:
-    path = Path(url)
-    return path.resolve().as_uri() if "://" not in url and path.exists() else url
+    """The URL to open: ``url`` itself, or the ``file://`` URL of a local path.
+
+    Raises:
+        UserError: a path, or a ``file://`` URL, that names no file.
+    """
+    if "://" in url:
+        parts = urlsplit(url)
+        if parts.scheme.lower() == "file" and not Path(unquote(parts.path)).exists():
+            raise UserError(f"no such file: {unquote(parts.path)}")
+        return url
+    path = Path(url).expanduser()
+    if path.exists():
+        return path.resolve().as_uri()
+    looks_like_a_path = url.startswith(("/", ".", "~")) or url.lower().endswith(_PAGE_SUFFIXES)
+    hint = "" if looks_like_a_path else f" (for a web page, give its scheme: https://{url})"
+    raise UserError(f"no such file: {url}{hint}")
 
 
 async def inspect_page(args: argparse.Namespace) -> tuple[str, int | None]:

@@ -1,7 +1,8 @@
 """``browser-agent run "TASK" --model PROVIDER:NAME``: run the agent live, with progress as it goes.
 
 Exit codes: 0 the task succeeded; 1 it ended without success (done with success=false, max steps,
-max failures); 2 a mistake the user can fix (said in one line); 130 interrupted.
+max failures); 2 a mistake the user can fix, such as a provider that cannot be used (said in one line);
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from browser_agent.cli.options import (
     load_secrets,
     model_options,
 )
-from browser_agent.errors import AgentRunError, UserError
+from browser_agent.errors import AgentRunError, ProviderUnreachableError, UserError
 
 if TYPE_CHECKING:
     from browser_agent.agent import Agent, AgentHistory
@@ -135,9 +136,14 @@ def _keep(args: argparse.Namespace, history: AgentHistory) -> None:
 
 
 def _failed(exc: AgentRunError, history: AgentHistory) -> int:
-    """Exit 2 with one line when no step ever reached the model (a provider that cannot be used)."""
-    if history.steps and all(s.model_output is None and s.error for s in history.steps):
-        reason = (history.steps[-1].error or "").splitlines()[0]
+    """Exit 2 with one line when the provider cannot be used: its server is not there, or no step's
+    model call ever succeeded (step 0, the task's own address opened without the model, not counted)."""
+    if isinstance(exc.__cause__, ProviderUnreachableError):
+        print(f"browser-agent run: {exc.__cause__}", file=sys.stderr)
+        return 2
+    asked = [s for s in history.steps if s.step > 0]
+    if asked and all(s.model_output is None and s.error for s in asked):
+        reason = (asked[-1].error or "").splitlines()[0]
         print(f"browser-agent run: the model could not be used: {reason}", file=sys.stderr)
         return 2
     print(f"browser-agent run: {exc}", file=sys.stderr)
