@@ -83,7 +83,9 @@ def test_help_shows_real_defaults_and_explains_each_tool_calling_method() -> Non
     for name in ("run", "batch"):
         text = _subparsers()[name].format_help()
         assert "(default: 30)" in text and "(default: auto)" in text, text
-        assert "(default: None)" not in text and "(default: False)" not in text and "(default: [])" not in text
+        assert (
+            "(default: None)" not in text and "(default: False)" not in text and "(default: [])" not in text
+        )
         for value in tool_calling_methods():
             lines = [line for line in text.splitlines() if line.startswith(f"  {value} ")]
             assert len(lines) == 1 and len(lines[0].split()) > 4, (value, lines)
