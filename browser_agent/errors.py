@@ -101,18 +101,30 @@ class ModelOutputError(ModelError):
         self.cached_input_tokens = cached_input_tokens
 
 
+_ADVICE = {
+    "connection refused": "is the server running?",
+    "the host name does not resolve": "check the address and this machine's network.",
+}
+
+
 class ProviderUnreachableError(ModelError):
     """The model's server could not be reached at all: the connection was refused, or its host name does
     not resolve. Nothing listens there, so it is not retried, and a run ends at once on it.
+
+    The message is one line: ``cannot reach URL: REASON — what to check``.
 
     Attributes:
         url: The address that was tried (None when the provider's exception did not carry it).
         reason: ``connection refused`` or ``the host name does not resolve``.
     """
 
-    def __init__(self, message: str, *, url: str | None = None, reason: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, url: str | None, reason: str) -> None:
+        advice = _ADVICE.get(reason, "check the address and that the server is up.")
+        super().__init__(f"cannot reach {url or 'the model server'}: {reason} — {advice}")
         self.url, self.reason = url, reason
+
+    def __reduce__(self) -> tuple[type[ProviderUnreachableError], tuple[str | None, str]]:
+        return type(self), (self.url, self.reason)  # pickled whole (a Ray worker's error travels)
 
 
 class AgentRunError(BrowserAgentError):

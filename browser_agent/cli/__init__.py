@@ -13,7 +13,7 @@ from typing import Any
 
 from browser_agent.cli import batch, demo, inspect, mcp, replay, run
 from browser_agent.cli.options import HelpFormatter
-from browser_agent.errors import BrowserAgentError
+from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
 
 __all__ = ["build_parser", "main"]
 
@@ -64,7 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
     except BrowserAgentError as exc:  # ours, with a message that says what to do: no traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        print(f"browser-agent {args.command}: {type(exc).__name__}: {first}", file=sys.stderr)
+        # "cannot reach URL: connection refused — ..." says it all; the same line as when a run meets it
+        kind = "" if isinstance(exc, ProviderUnreachableError) else f"{type(exc).__name__}: "
+        print(f"browser-agent {args.command}: {kind}{first}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

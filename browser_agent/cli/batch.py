@@ -143,17 +143,22 @@ def _open_results(out: Path) -> TextIO:
     return stream
 
 
-async def _run(args: argparse.Namespace, specs: list[TaskSpec], progress: BatchProgress) -> list[TaskOutcome]:
+async def _run(
+    args: argparse.Namespace,
+    specs: list[TaskSpec],
+    models: tuple[Executor, LlmSource],
+    progress: BatchProgress,
+) -> list[TaskOutcome]:
     from browser_agent.agent import AgentSettings
     from browser_agent.batch import BatchOptions
     from browser_agent.batch.options import BatchSetup
     from browser_agent.batch.run import run_batch
 
-    executor, llm = _executor(args)
-    models = model_options(args)
+    executor, llm = models
+    flags = model_options(args)
     settings = AgentSettings(
-        tool_calling_method=models.tool_calling_method,
-        planner_llm=models.load_planner(),
+        tool_calling_method=flags.tool_calling_method,
+        planner_llm=flags.load_planner(),
         allowed_domains=allowed_domains(args),
     )
     histories = args.histories or args.out.parent / f"{args.out.stem}-histories"
@@ -185,10 +190,11 @@ def _main(args: argparse.Namespace) -> int:
     if not todo:
         console.print(f"All {len(specs)} tasks are already in {args.out}; nothing to run.")
         return 0
+    models = _executor(args)  # a dead server, a missing package or key: said before the progress view
     progress = BatchProgress(len(todo), console, skipped=len(specs) - len(todo))
     try:
         with progress:
-            outcomes = run_interruptible(_run(args, todo, progress))
+            outcomes = run_interruptible(_run(args, todo, models, progress))
     except KeyboardInterrupt:
         print(
             f"interrupted: {progress.done + progress.failed} of {len(todo)} tasks finished and are in "

@@ -105,7 +105,16 @@ class ModelOptions:
     planner: str | None = None
 
     def load(self) -> BaseChatModel:
-        """The chat model of ``--model`` (a UserError when its package or key is missing)."""
+        """The chat model of ``--model``.
+
+        Raises:
+            ProviderUnreachableError: nothing listens at ``--base-url`` (checked first, in milliseconds).
+            UserError: no ``--model``, or its provider package or API key is missing.
+        """
+        if self.base_url:
+            from browser_agent.cli.reach import check_reachable
+
+            check_reachable(self.base_url)
         return self.factory()()
 
     def factory(self) -> Callable[[], BaseChatModel]:

@@ -28,6 +28,8 @@ from browser_agent.cli.options import (
 from browser_agent.errors import AgentRunError, ProviderUnreachableError, UserError
 
 if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
     from browser_agent.agent import Agent, AgentHistory
     from browser_agent.agent.reporter import ConsoleReporter
 
@@ -73,18 +75,21 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    from browser_agent.agent.reporter import ConsoleReporter, Mode
     from browser_agent.extras import require
-    from browser_agent.interrupts import run_interruptible
 
     for flag in ("max_steps", "max_failures", "provider_attempts"):
         if getattr(args, flag) < 1:
             raise UserError(f"--{flag.replace('_', '-')} {getattr(args, flag)}: give at least 1.")
     if args.gif:
         require("PIL.Image", "gif", "--gif")  # before any token is spent
+    # First the model: a dead server, a missing package or key is said before the agent and browser load
+    llm = model_options(args).load()
+    from browser_agent.agent.reporter import ConsoleReporter, Mode
+    from browser_agent.interrupts import run_interruptible
+
     mode: Mode = "json" if args.json else "quiet" if args.quiet else "text"
     reporter = ConsoleReporter(mode=mode)
-    agent = _agent(args, reporter)
+    agent = _agent(args, reporter, llm)
     try:
         history = run_interruptible(agent.run(max_steps=args.max_steps))
     except AgentRunError as exc:
@@ -97,7 +102,7 @@ def _main(args: argparse.Namespace) -> int:
     return 0 if history.is_successful() else 1
 
 
-def _agent(args: argparse.Namespace, reporter: ConsoleReporter) -> Agent:
+def _agent(args: argparse.Namespace, reporter: ConsoleReporter, llm: BaseChatModel) -> Agent:
     from browser_agent.agent import Agent, AgentSettings
 
     models = model_options(args)
@@ -114,7 +119,7 @@ def _agent(args: argparse.Namespace, reporter: ConsoleReporter) -> Agent:
     )
     return Agent(
         args.task,
-        models.load(),
+        llm,
         browser=browser_config(args),
         settings=settings,
         sensitive_data=load_secrets(args.secrets, args.secret),

@@ -58,10 +58,6 @@ _TRANSIENT_NAMES = frozenset(
 _CHAIN_DEPTH = 4
 # A failed connection sits deeper: SDK error <- its subclass <- httpx <- httpcore <- OSError <- the refusal.
 _CONNECT_DEPTH = 8
-_UNREACHABLE_ADVICE = {
-    "connection refused": "is the server running?",
-    "the host name does not resolve": "check the address and this machine's network.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,11 +173,7 @@ def to_model_error(exc: BaseException, *, what: str, attempts: int = 1) -> Model
     """
     gone = unreachable(exc)
     if gone is not None:
-        url, reason = gone
-        where = url or "the model's server"
-        return ProviderUnreachableError(
-            f"cannot reach {where}: {reason} — {_UNREACHABLE_ADVICE[reason]}", url=url, reason=reason
-        )
+        return ProviderUnreachableError(*gone)
     detail = f"{type(exc).__name__}: {exc}"
     status = status_of(exc)
     if is_transient(exc):

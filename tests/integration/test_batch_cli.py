@@ -148,15 +148,14 @@ def test_batch_takes_the_shared_model_fence_and_secret_flags_and_says_why_each_t
     assert "outside the allowed domains" in json.dumps(away["steps"][0]), "the fence applied to the task"
 
 
-def test_batch_against_a_dead_model_server_records_the_one_line_reason(
-    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_batch_against_a_dead_model_server_is_one_line_before_any_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tasks, out = tmp_path / "tasks.jsonl", tmp_path / "results.jsonl"
     tasks.write_text(json.dumps("Count visits") + "\n" + json.dumps("Count again") + "\n")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     dead = "http://127.0.0.1:9/v1"
-    assert main(["batch", str(tasks), "--model", "openai:m", "--base-url", dead, "--out", str(out)]) == 1
-    errors = [r["error"] for r in _lines(out)]
-    said = f"cannot reach {dead}/chat/completions: connection refused — is the server running?"
-    assert errors == [f"AgentRunError: {said}"] * 2
-    assert all(r["steps"] == 1 for r in _lines(out)), "the run ended at its first model call"
+    assert main(["batch", str(tasks), "--model", "openai:m", "--base-url", dead, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"browser-agent batch: cannot reach {dead}: connection refused — is the server running?\n"
+    assert not out.exists(), "no task was started"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 import typing
 from pathlib import Path
 from typing import Any
@@ -129,28 +131,54 @@ def test_a_busy_provider_says_it_retries_then_one_line(
 
 
 DEAD = "http://127.0.0.1:9/v1"  # nothing listens on port 9 (discard) here
+TASKS = ["Read the code", "Open {url} and read the code"]  # with an address, step 0 opens it first
 
 
-@pytest.mark.parametrize("task", ["Read the code", "Open {url} and read the code"])
-def test_a_dead_model_server_ends_the_run_at_once_with_one_line_and_exit_2(
+@pytest.mark.parametrize("task", TASKS)
+def test_a_dead_model_server_is_one_line_and_exit_2_before_anything_starts(
     task: str, server: LocalServer, tmp_path: Path
 ) -> None:
-    """Whatever the task (with an address, step 0 opens it without the model), one model call, no retry."""
     text = task.format(url=server.url("agent/code.html"))
     done = cli("run", text, "--model", "openai:local", "--base-url", DEAD, "--save", str(tmp_path / "h.json"))
     line = one_line_error(done)
-    assert line == (
-        f"browser-agent run: cannot reach {DEAD}/chat/completions: connection refused"
-        " — is the server running?"
-    )
-    assert "retrying" not in done.stdout and "busy" not in done.stdout + done.stderr, done.stdout
+    assert line == f"browser-agent run: cannot reach {DEAD}: connection refused — is the server running?"
+    assert done.stdout == "" and not (tmp_path / "h.json").exists(), "no browser, no step: said at once"
+
+
+class _GoneAfterOneConnection:
+    """A model server that accepts one connection (the CLI's check) and then is gone: it crashed."""
+
+    def __init__(self) -> None:
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
+        self.accepted = 0
+        self.thread = threading.Thread(target=self._serve_once, daemon=True)
+        self.thread.start()
+
+    def _serve_once(self) -> None:
+        connection, _ = self.socket.accept()
+        self.accepted += 1
+        connection.close()
+        self.socket.close()  # from now on every connection is refused
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_a_model_server_gone_after_the_check_ends_the_run_at_its_first_call(
+    task: str, server: LocalServer, tmp_path: Path
+) -> None:
+    gone = _GoneAfterOneConnection()
+    base = f"http://127.0.0.1:{gone.port}/v1"
+    text = task.format(url=server.url("agent/code.html"))
+    done = cli("run", text, "--model", "openai:local", "--base-url", base, "--save", str(tmp_path / "h.json"))
+    line = one_line_error(done)
+    said = "connection refused — is the server running?"
+    assert line == f"browser-agent run: cannot reach {base}/chat/completions: {said}"
+    assert gone.accepted == 1 and "retrying" not in done.stdout and "busy" not in done.stdout, done.stdout
     saved = json.loads((tmp_path / "h.json").read_text())
     asked = [s for s in saved["steps"] if s["step"] > 0]
-    assert len(asked) == 1 and asked[0]["retries"] == [], "one model call: at most one connection attempt"
-    assert (
-        asked[0]["error"].startswith("ProviderUnreachableError: cannot reach")
-        and saved["end_reason"] == "error"
-    )
+    assert len(asked) == 1 and asked[0]["retries"] == [], "one model call: no retry, no second step"
+    assert asked[0]["error"].startswith("ProviderUnreachableError: cannot reach")
+    assert saved["end_reason"] == "error"
     assert [s["step"] for s in saved["steps"]] == ([0, 1] if "{url}" in task else [1])
 
 
