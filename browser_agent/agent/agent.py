@@ -28,7 +28,7 @@ from browser_agent.agent.step_runner import StepDeps, StepRunner
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.watchdog import within
 from browser_agent.controller import Controller
-from browser_agent.errors import AgentRunError, ModelError
+from browser_agent.errors import AgentRunError, ModelError, ProviderUnreachableError
 from browser_agent.interrupts import run_interruptible
 from browser_agent.llm import TokenUsage
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
@@ -222,7 +222,7 @@ class Agent:
                 "slow model: raise AgentSettings.step_timeout_s for slow models)."
             )
 
-    def _fail(self, step: AgentStep, unreachable: ModelError | None = None) -> None:
+    def _fail(self, step: AgentStep, unreachable: ProviderUnreachableError | None = None) -> None:
         """End the run: too many failed steps, or (at once) a model server that is not there."""
         self.history.end_reason = "error" if unreachable is not None else "max_failures"
         if self.settings.save_history_path is not None:
