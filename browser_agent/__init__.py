@@ -2,25 +2,65 @@
 
 from browser_agent import Agent
 history = await Agent(task="...", llm=ChatOpenAI(model="gpt-4o")).run()
+
+The public names are imported on first use (``from browser_agent import Agent`` works as ever):
+``import browser_agent``, and the ``browser-agent`` command's ``--help``, do not load langchain or
+Playwright until a name that needs them is asked for.
 """
 
-from browser_agent.agent import Agent, AgentHooks, AgentSettings
-from browser_agent.batch import TaskSpec, run_many
-from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.controller import ActionContext, ActionResult, Controller
-from browser_agent.dom import DomSnapshot, ElementNode, extract_snapshot
-from browser_agent.errors import (
-    ActionError,
-    AgentRunError,
-    BrowserAgentError,
-    BrowserError,
-    ModelError,
-    ModelOutputError,
-    UserError,
-)
-from browser_agent.output import ConsoleReporter, save_gif, save_report
-from browser_agent.playback import ReplayOptions, ReplayReport, replay
-from browser_agent.record import AgentHistory
+# Private names only: dir(browser_agent) is the public surface (tests/unit/test_public_api.py).
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from browser_agent.agent import Agent, AgentHooks, AgentSettings
+    from browser_agent.batch import TaskSpec, run_many
+    from browser_agent.browser import BrowserConfig, BrowserSession
+    from browser_agent.controller import ActionContext, ActionResult, Controller
+    from browser_agent.dom import DomSnapshot, ElementNode, extract_snapshot
+    from browser_agent.errors import (
+        ActionError,
+        AgentRunError,
+        BrowserAgentError,
+        BrowserError,
+        ModelError,
+        ModelOutputError,
+        UserError,
+    )
+    from browser_agent.output import ConsoleReporter, save_gif, save_report
+    from browser_agent.playback import ReplayOptions, ReplayReport, replay
+    from browser_agent.record import AgentHistory
+
+# Each public name, and the subpackage it comes from.
+_HOMES = {
+    "ActionContext": "controller",
+    "ActionError": "errors",
+    "ActionResult": "controller",
+    "Agent": "agent",
+    "AgentHistory": "record",
+    "AgentHooks": "agent",
+    "AgentRunError": "errors",
+    "AgentSettings": "agent",
+    "BrowserAgentError": "errors",
+    "BrowserConfig": "browser",
+    "BrowserError": "errors",
+    "BrowserSession": "browser",
+    "ConsoleReporter": "output",
+    "Controller": "controller",
+    "DomSnapshot": "dom",
+    "ElementNode": "dom",
+    "ModelError": "errors",
+    "ModelOutputError": "errors",
+    "ReplayOptions": "playback",
+    "ReplayReport": "playback",
+    "TaskSpec": "batch",
+    "UserError": "errors",
+    "extract_snapshot": "dom",
+    "replay": "playback",
+    "run_many": "batch",
+    "save_gif": "output",
+    "save_report": "output",
+}
 
 __all__ = [
     "ActionContext",
@@ -51,3 +91,17 @@ __all__ = [
     "save_gif",
     "save_report",
 ]
+
+if not _typing.TYPE_CHECKING:  # type checkers read the imports above; a module __getattr__ would hide typos
+
+    def __getattr__(name: str) -> _typing.Any:
+        """Import a public name from its subpackage the first time it is asked for, then keep it here."""
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module 'browser_agent' has no attribute {name!r}")
+        value = getattr(_importlib.import_module(f"browser_agent.{home}"), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(__all__))

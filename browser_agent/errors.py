@@ -13,7 +13,8 @@ Every error the library raises is a ``BrowserAgentError``. Each branch says who 
     │   ├── TabClosedError         the tab was closed or crashed; another tab must be chosen
     │   └── ActionTimeoutError     the page did not respond in time
     ├── ModelError           the provider failed after retries (network, auth, rate limit)
-    │   └── ModelOutputError the reply never matched the schema, even after correction
+    │   ├── ModelOutputError the reply never matched the schema, even after correction
+    │   └── ProviderUnreachableError  nothing answers at the server's address (refused, unknown host)
     └── AgentRunError        the run ended without success (max steps, max failures); carries history
 
 Playwright exceptions are translated into these in exactly one place,
@@ -35,6 +36,7 @@ __all__ = [
     "ModelError",
     "ModelOutputError",
     "NavigationError",
+    "ProviderUnreachableError",
     "TabClosedError",
     "UserError",
 ]
@@ -97,6 +99,32 @@ class ModelOutputError(ModelError):
         # What the invalid replies cost: they were paid for even though none was used.
         self.input_tokens, self.output_tokens = input_tokens, output_tokens
         self.cached_input_tokens = cached_input_tokens
+
+
+_ADVICE = {
+    "connection refused": "is the server running?",
+    "the host name does not resolve": "check the address and this machine's network.",
+}
+
+
+class ProviderUnreachableError(ModelError):
+    """The model's server could not be reached at all: the connection was refused, or its host name does
+    not resolve. Nothing listens there, so it is not retried, and a run ends at once on it.
+
+    The message is one line: ``cannot reach URL: REASON — what to check``.
+
+    Attributes:
+        url: The address that was tried (None when the provider's exception did not carry it).
+        reason: ``connection refused`` or ``the host name does not resolve``.
+    """
+
+    def __init__(self, url: str | None, reason: str) -> None:
+        advice = _ADVICE.get(reason, "check the address and that the server is up.")
+        super().__init__(f"cannot reach {url or 'the model server'}: {reason} — {advice}")
+        self.url, self.reason = url, reason
+
+    def __reduce__(self) -> tuple[type[ProviderUnreachableError], tuple[str | None, str]]:
+        return type(self), (self.url, self.reason)  # pickled whole (a Ray worker's error travels)
 
 
 class AgentRunError(BrowserAgentError):

@@ -26,7 +26,7 @@ from browser_agent.agent.step_runner import StepDeps, StepRunner
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.watchdog import within
 from browser_agent.controller import Controller
-from browser_agent.errors import AgentRunError, ModelError, UserError
+from browser_agent.errors import AgentRunError, ModelError, ProviderUnreachableError, UserError
 from browser_agent.interrupts import run_interruptible
 from browser_agent.llm import TokenUsage
 from browser_agent.playback import ReplayOptions, ReplayReport, replay
@@ -130,7 +130,9 @@ class Agent:
         ``history.end_reason`` says which; ``history.is_successful()`` whether the task succeeded.
 
         Raises:
-            AgentRunError: ``max_failures`` consecutive steps failed; ``.history`` holds the run.
+            AgentRunError: ``max_failures`` consecutive steps failed, or the model's server cannot be
+                reached at all (then at once; ``__cause__`` is the ``ProviderUnreachableError``);
+                ``.history`` holds the run.
         """
         self.max_steps = max_steps
         try:
@@ -191,8 +193,8 @@ class Agent:
             if self.history.is_done():
                 self.history.end_reason = "done"
                 return
-            if self.consecutive_failures >= self.settings.max_failures:
-                self._fail(step)
+            if runner.unreachable is not None or self.consecutive_failures >= self.settings.max_failures:
+                self._fail(step, runner.unreachable)
             plan = await self._plan_if_due(number)
         self.history.end_reason = "max_steps"
         logger.info("Reached max_steps=%d without the task being done", max_steps)
@@ -222,18 +224,19 @@ class Agent:
                 "slow model: raise AgentSettings.step_timeout_s for slow models)."
             )
 
-    def _fail(self, step: AgentStep) -> None:
-        self.history.end_reason = "max_failures"
+    def _fail(self, step: AgentStep, unreachable: ProviderUnreachableError | None = None) -> None:
+        """End the run: too many failed steps, or (at once) a model server that is not there."""
+        self.history.end_reason = "error" if unreachable is not None else "max_failures"
         if self.settings.save_history_path is not None:
             self._save_history()
         last = step.errors[-1] if step.errors else "?"
-        raise AgentRunError(
-            self.secrets.redact(
-                f"{self.consecutive_failures} steps failed in a row (max_failures="
-                f"{self.settings.max_failures}); last error: {last}"
-            ),
-            history=self.history,
+        message = (
+            str(unreachable)
+            if unreachable is not None
+            else f"{self.consecutive_failures} steps failed in a row (max_failures="
+            f"{self.settings.max_failures}); last error: {last}"
         )
+        raise AgentRunError(self.secrets.redact(message), history=self.history) from unreachable
 
     async def _plan_if_due(self, number: int) -> tuple[str, TokenUsage] | None:
         planner = self.settings.planner_llm

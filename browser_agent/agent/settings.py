@@ -13,8 +13,7 @@ from browser_agent.llm import RetryPolicy
 
 __all__ = ["DEFAULT_MAX_STEPS", "AgentSettings", "ToolCallingMethod"]
 
-DEFAULT_MAX_STEPS = 30
-"""Steps a run may take unless told otherwise: the same for ``Agent.run``, the CLI and batches."""
+from browser_agent.defaults import DEFAULT_MAX_STEPS
 
 
 class AgentSettings(BaseModel):

@@ -23,7 +23,7 @@ from browser_agent.agent.settings import AgentSettings
 from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.errors import ActionError, ModelError, ModelOutputError
+from browser_agent.errors import ActionError, ModelError, ModelOutputError, ProviderUnreachableError
 from browser_agent.llm import (
     Method,
     Mode,
@@ -71,6 +71,8 @@ class StepRunner:
         self.method: Method = deps.settings.tool_calling_method
         self._loops = LoopWatch()
         self._warnings: list[str] = []
+        # Set when the model's server cannot be reached: the loop ends the run instead of stepping on.
+        self.unreachable: ProviderUnreachableError | None = None
 
     async def initial_step(self) -> AgentStep | None:
         """Run ``settings.initial_actions`` without the model, as step 0 (``None`` when there are none).
@@ -79,7 +81,8 @@ class StepRunner:
         """
         settings = self.deps.settings
         raw = settings.initial_actions
-        url = task_url(self.deps.messages.task) if settings.open_task_url and not raw else None
+        fence = self.deps.session.allowed_domains
+        url = task_url(self.deps.messages.task, fence) if settings.open_task_url and not raw else None
         if url is not None:
             raw = [{"action": "go_to_url", "url": url}]
         if not raw:
@@ -207,6 +210,8 @@ class StepRunner:
             )
         except ModelError as exc:
             step.error = f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, ProviderUnreachableError):
+                self.unreachable = exc
             if isinstance(exc, ModelOutputError):
                 step.usage = TokenUsage(exc.input_tokens, exc.output_tokens, exc.cached_input_tokens)
             return None

@@ -10,6 +10,13 @@ from browser_agent.record import AgentHistory
 
 __all__ = ["TaskOutcome"]
 
+_ENDINGS = {
+    "max_failures": "too many failed steps in a row",
+    "stopped": "stopped before it was done",
+    "interrupted": "interrupted",
+    "error": "ended by an error",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class TaskOutcome:
@@ -37,6 +44,24 @@ class TaskOutcome:
         """The model called ``done`` with success, and nothing ended the run early."""
         return self.history.error is None and self.history.is_successful() is True
 
+    @property
+    def error(self) -> str | None:
+        """Why the task failed, in one line (what ended it early, else how it ended and the last error
+        of its steps); None when it succeeded."""
+        history = self.history
+        if self.success:
+            return None
+        if history.error:
+            return history.error
+        if history.is_done():
+            return f"done with success=false: {history.final_result() or 'no result'}"
+        if history.end_reason == "max_steps":
+            ending = f"not done after {sum(s.step > 0 for s in history.steps)} steps (max_steps)"
+        else:
+            ending = _ENDINGS.get(history.end_reason or "", "ended without being done")
+        last = next((e for s in reversed(history.steps) for e in reversed(s.errors)), None)
+        return f"{ending}; last error: {last.strip().splitlines()[0]}" if last and last.strip() else ending
+
     def summary(self) -> dict[str, Any]:
         """The outcome as one flat JSON-ready record (a line of ``browser-agent batch --out``)."""
         history = self.history
@@ -44,7 +69,7 @@ class TaskOutcome:
             "id": self.task_id,
             "success": self.success,
             "result": history.final_result(),
-            "error": history.error,
+            "error": self.error,
             "steps": len(history.steps),
             "seconds": round(self.seconds, 3),
             "input_tokens": history.total_input_tokens(),

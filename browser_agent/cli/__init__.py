@@ -1,38 +1,72 @@
-"""The ``browser-agent`` command: one subcommand per module, each exposing ``add_parser(subparsers)``."""
+"""The ``browser-agent`` command: one subcommand per module, each exposing ``add_parser(subparsers)``.
+
+Building the parser imports nothing heavy (see ``cli/options.py``): ``--version`` and every ``--help``
+answer at once; a command imports the agent, the providers and Playwright when it runs.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from browser_agent.cli import batch, demo, inspect, mcp, replay, run
-from browser_agent.errors import BrowserAgentError
-from browser_agent.extras import version
+from browser_agent.cli.options import HelpFormatter
+from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main"]
 
 _SUBCOMMANDS = (run, batch, replay, inspect, demo, mcp)
 
 
+class _Version(argparse.Action):
+    """``--version``: reads the installed version only when asked (the metadata scan costs time)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from browser_agent.extras import version
+
+        print(f"browser-agent {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(prog="browser-agent", description="Let an LLM drive a real Chromium.")
-    parser.add_argument("--version", action="version", version=f"browser-agent {version()}")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = argparse.ArgumentParser(
+        prog="browser-agent",
+        description="Let an LLM drive a real Chromium.",
+        epilog="`browser-agent COMMAND --help` lists a command's flags.",
+        formatter_class=HelpFormatter,
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _SUBCOMMANDS:
         module.add_parser(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse ``argv`` (default: the process arguments), run the chosen subcommand, return its exit code."""
-    args = build_parser().parse_args(argv)
+    """Parse ``argv`` (default: the process arguments), run the chosen subcommand, return its exit code.
+
+    Without a command the help is printed and the exit code is 2: nothing was run, so a script that
+    forgot the command fails instead of passing silently (argparse's code for a usage mistake).
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
     try:
         code: int = args.func(args)
     except BrowserAgentError as exc:  # ours, with a message that says what to do: no traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        print(f"browser-agent {args.command}: {type(exc).__name__}: {first}", file=sys.stderr)
+        # "cannot reach URL: connection refused — ..." says it all; the same line as when a run meets it
+        kind = "" if isinstance(exc, ProviderUnreachableError) else f"{type(exc).__name__}: "
+        print(f"browser-agent {args.command}: {kind}{first}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -7,59 +7,71 @@ the tasks already there, so an interrupted batch (Ctrl-C) resumes where it stopp
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from rich.console import Console
+from browser_agent.cli.options import (
+    add_browser_options,
+    add_fence_options,
+    add_model_options,
+    add_secret_options,
+    allowed_domains,
+    browser_configs,
+    command,
+    load_secrets,
+    model_options,
+)
+from browser_agent.defaults import DEFAULT_MAX_STEPS
+from browser_agent.errors import UserError
 
-from browser_agent.agent import DEFAULT_MAX_STEPS
-from browser_agent.batch import BatchOptions, RayExecutor, TaskOutcome, TaskSpec, read_specs
-from browser_agent.batch.executors import Executor, LocalExecutor
-from browser_agent.batch.options import BatchSetup, BrowserSource, LlmSource
-from browser_agent.batch.run import run_batch
-from browser_agent.browser import BrowserConfig
-from browser_agent.cli.models import load_chat_model
-from browser_agent.interrupts import run_interruptible
-from browser_agent.output.batch_progress import BatchProgress
+if TYPE_CHECKING:
+    from browser_agent.batch import TaskOutcome, TaskSpec
+    from browser_agent.batch.executors import Executor
+    from browser_agent.batch.options import BatchSetup, LlmSource
+    from browser_agent.output.batch_progress import BatchProgress
 
 __all__ = ["add_parser", "finished_ids"]
 
 
 def add_parser(subparsers: Any) -> None:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "batch", help="run many tasks from a JSON Lines file, several agents at once"
+    parser = command(
+        subparsers, "batch", help="run many tasks from a JSON Lines file, several agents at once"
     )
     parser.add_argument(
         "tasks", type=Path, help="one task per line: a JSON string, or an object (id, task, ...)"
     )
-    parser.add_argument("--model", required=True, metavar="PROVIDER:NAME", help="e.g. openai:gpt-4o")
-    parser.add_argument("--out", type=Path, required=True, help="results, one JSON line per task")
-    parser.add_argument("--concurrency", type=int, default=4, help="agents at once (default 4)")
-    where = parser.add_argument_group("where the browsers are (default: one local Chromium)")
-    where.add_argument(
-        "--ws-endpoint", action="append", default=[], metavar="URL", help="a Playwright server"
+    add_model_options(parser, required=True)
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar="FILE", help="results, one JSON line per task"
     )
-    where.add_argument("--cdp-url", action="append", default=[], metavar="URL", help="a Chromium's DevTools")
+    parser.add_argument("--concurrency", type=int, default=4, metavar="N", help="agents at once")
+    where = add_browser_options(parser, fleet=True)
     where.add_argument(
         "--ray", metavar="ADDRESS", help="run agents in Ray actors: `local` or a cluster address"
     )
-    where.add_argument(
-        "--ray-actors", type=int, default=2, metavar="N", help="Ray actors (browsers), default 2"
+    where.add_argument("--ray-actors", type=int, default=2, metavar="N", help="Ray actors (browsers)")
+    add_fence_options(
+        parser,
+        help="keep every page on these sites unless the task names its own allowed_domains (repeatable; "
+        "default: every site)",
     )
+    add_secret_options(parser)
     parser.add_argument(
-        "--histories", type=Path, help="where each task's history goes (default: next to --out)"
+        "--histories",
+        type=Path,
+        metavar="DIR",
+        help="where each task's history goes (default: OUT-histories/ next to --out)",
     )
     parser.add_argument(
         "--max-steps",
         type=int,
         default=DEFAULT_MAX_STEPS,
+        metavar="N",
         help="steps per task unless the task says otherwise",
     )
     parser.add_argument("--task-timeout", type=float, metavar="SECONDS", help="stop a task running longer")
-    parser.add_argument("--headed", action="store_true", help="show the browser windows")
     parser.set_defaults(func=_main)
 
 
@@ -78,24 +90,36 @@ def finished_ids(out: Path) -> set[str]:
     return ids
 
 
-def _browsers(args: argparse.Namespace) -> list[BrowserSource]:
-    headless = not args.headed
-    fleet: list[BrowserSource] = [
-        BrowserConfig(ws_endpoint=url, headless=headless) for url in args.ws_endpoint
-    ]
-    fleet += [BrowserConfig(cdp_url=url, headless=headless) for url in args.cdp_url]
-    return fleet or [BrowserConfig(headless=headless)]
-
-
 def _executor(args: argparse.Namespace) -> tuple[Executor, LlmSource]:
     """Where agents run, and the model in the form that suits it (a factory travels to Ray workers)."""
-    model = load_chat_model(args.model)  # a missing provider package is reported before anything starts
+    from browser_agent.batch import RayExecutor
+    from browser_agent.batch.executors import LocalExecutor
+
+    models = model_options(args)
+    model = models.load()  # a missing provider package or key is reported before anything starts
     if args.ray is None:
         return LocalExecutor(), model
+    if models.planner is not None:
+        raise UserError("--planner-model does not travel to Ray workers; run without --ray or without it.")
     address = None if args.ray == "local" else args.ray
-    return RayExecutor(address=address, actors=args.ray_actors), functools.partial(
-        load_chat_model, args.model
-    )
+    return RayExecutor(address=address, actors=args.ray_actors), models.factory()
+
+
+def _with_secrets(specs: list[TaskSpec], args: argparse.Namespace) -> list[TaskSpec]:
+    """Every task gets the secrets of ``--secrets``/``--secret``; a task's own of the same name win."""
+    from pydantic import SecretStr
+
+    found = load_secrets(args.secrets, args.secret)
+    if not found:
+        return specs
+    if any(not isinstance(value, str) for value in found.values()):
+        raise UserError(
+            'batch takes secrets for every site ({"name": "value"}); give site-scoped ones per task.'
+        )
+    shared = {name: SecretStr(str(value)) for name, value in found.items()}
+    return [
+        spec.model_copy(update={"sensitive_data": shared | (spec.sensitive_data or {})}) for spec in specs
+    ]
 
 
 class _Counted:
@@ -124,11 +148,29 @@ def _open_results(out: Path) -> TextIO:
     return stream
 
 
-async def _run(args: argparse.Namespace, specs: list[TaskSpec], progress: BatchProgress) -> list[TaskOutcome]:
-    executor, llm = _executor(args)
+async def _run(
+    args: argparse.Namespace,
+    specs: list[TaskSpec],
+    models: tuple[Executor, LlmSource],
+    progress: BatchProgress,
+) -> list[TaskOutcome]:
+    from browser_agent.agent import AgentSettings
+    from browser_agent.batch import BatchOptions
+    from browser_agent.batch.options import BatchSetup
+    from browser_agent.batch.run import run_batch
+
+    executor, llm = models
+    flags = model_options(args)
+    settings = AgentSettings(
+        tool_calling_method=flags.tool_calling_method,
+        planner_llm=flags.load_planner(),
+        allowed_domains=allowed_domains(args),
+    )
     histories = args.histories or args.out.parent / f"{args.out.stem}-histories"
-    options = BatchOptions(max_steps=args.max_steps, history_dir=histories, task_timeout_s=args.task_timeout)
-    setup = BatchSetup(tuple(_browsers(args)), llm, options, args.concurrency)
+    options = BatchOptions(
+        settings=settings, max_steps=args.max_steps, history_dir=histories, task_timeout_s=args.task_timeout
+    )
+    setup = BatchSetup(tuple(browser_configs(args)), llm, options, args.concurrency)
     with _open_results(args.out) as results:
 
         def record(outcome: TaskOutcome) -> None:
@@ -140,17 +182,24 @@ async def _run(args: argparse.Namespace, specs: list[TaskSpec], progress: BatchP
 
 
 def _main(args: argparse.Namespace) -> int:
-    specs = read_specs(args.tasks)
+    from rich.console import Console
+
+    from browser_agent.batch import read_specs
+    from browser_agent.interrupts import run_interruptible
+    from browser_agent.output.batch_progress import BatchProgress
+
+    specs = _with_secrets(read_specs(args.tasks), args)
     done = finished_ids(args.out)
     todo = [spec for spec in specs if spec.task_id not in done]
     console = Console(stderr=True)
     if not todo:
         console.print(f"All {len(specs)} tasks are already in {args.out}; nothing to run.")
         return 0
+    models = _executor(args)  # a dead server, a missing package or key: said before the progress view
     progress = BatchProgress(len(todo), console, skipped=len(specs) - len(todo))
     try:
         with progress:
-            outcomes = run_interruptible(_run(args, todo, progress))
+            outcomes = run_interruptible(_run(args, todo, models, progress))
     except KeyboardInterrupt:
         print(
             f"interrupted: {progress.done + progress.failed} of {len(todo)} tasks finished and are in "

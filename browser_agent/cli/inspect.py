@@ -10,26 +10,27 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
 
-from playwright.async_api import Page
-
-from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.browser.config import Viewport
-from browser_agent.browser.marks import drawn_marks
-from browser_agent.dom import DomSnapshot, render
+from browser_agent.cli.options import command
 from browser_agent.errors import NavigationError, UserError
-from browser_agent.interrupts import run_interruptible
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from browser_agent.browser import BrowserSession
+    from browser_agent.dom import DomSnapshot
 
 __all__ = ["add_parser"]
 
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "")
+_PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".svg", ".xml")
 
 
 def add_parser(subparsers: Any) -> None:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "inspect", help="print the indexed elements and text the model would see on a page"
+    parser = command(
+        subparsers, "inspect", help="print the indexed elements and text the model would see on a page"
     )
     parser.add_argument("url", help="the page to load (a URL, or a path to a local HTML file)")
     parser.add_argument("--json", action="store_true", help="print the elements as JSON instead of text")
@@ -47,8 +48,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
+    from browser_agent.interrupts import run_interruptible
+
     text, status = run_interruptible(inspect_page(args))
     print(text)
+    if args.screenshot:  # on stderr: stdout stays the page (or its JSON)
+        print(f"screenshot: {args.screenshot.resolve()}", file=sys.stderr)
     if status is not None and status >= 400:
         print(f"browser-agent inspect: {args.url} answered HTTP {status}", file=sys.stderr)
         return 1
@@ -56,12 +61,30 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _target(url: str) -> str:
-    path = Path(url)
-    return path.resolve().as_uri() if "://" not in url and path.exists() else url
+    """The URL to open: ``url`` itself, or the ``file://`` URL of a local path.
+
+    Raises:
+        UserError: a path, or a ``file://`` URL, that names no file.
+    """
+    if "://" in url:
+        parts = urlsplit(url)
+        if parts.scheme.lower() == "file" and not Path(unquote(parts.path)).exists():
+            raise UserError(f"no such file: {unquote(parts.path)}")
+        return url
+    path = Path(url).expanduser()
+    if path.exists():
+        return path.resolve().as_uri()
+    looks_like_a_path = url.startswith(("/", ".", "~")) or url.lower().endswith(_PAGE_SUFFIXES)
+    hint = "" if looks_like_a_path else f" (for a web page, give its scheme: https://{url})"
+    raise UserError(f"no such file: {url}{hint}")
 
 
 async def inspect_page(args: argparse.Namespace) -> tuple[str, int | None]:
     """Load the page, capture it, optionally save a marked screenshot; the report and the HTTP status."""
+    from browser_agent.browser import BrowserConfig, BrowserSession
+    from browser_agent.browser.config import Viewport
+    from browser_agent.dom import render
+
     config = BrowserConfig(
         block_external_network=not args.allow_network,
         viewport=Viewport(width=args.width, height=args.height),
@@ -93,11 +116,15 @@ async def _load(session: BrowserSession, url: str, allow_network: bool) -> int |
 
 
 async def _marked_screenshot(page: Page, snapshot: DomSnapshot, path: Path) -> None:
+    from browser_agent.browser.marks import drawn_marks
+
     async with drawn_marks(page, snapshot):
         await page.screenshot(path=str(path))
 
 
 def _as_json(snapshot: DomSnapshot) -> dict[str, Any]:
+    from browser_agent.dom import render
+
     elements = [
         {
             "index": n.index,

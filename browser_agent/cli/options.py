@@ -1,4 +1,13 @@
-"""Options several subcommands share: secrets from a file and the environment, models by import path."""
+"""The flags the subcommands share, each group added by one function and read back by one function.
+
+Groups: the model (``--model``, ``--base-url``, ``--api-key-env``, ``--tool-calling-method``,
+``--planner-model``), the browser (``--headed``, ``--cdp-url``, ``--ws-endpoint``), the fence
+(``--allowed-domain``) and the secrets (``--secrets FILE``, ``--secret NAME=ENVVAR``). Every parser is made
+by ``command``: no abbreviated flags (``--max-step`` is an error, not ``--max-steps``), defaults shown.
+
+Nothing heavy is imported here: the providers, langchain and Playwright load when a command reads its
+flags back (``ModelOptions.load``, ``browser_config``), never for ``--help``.
+"""
 
 from __future__ import annotations
 
@@ -8,33 +17,262 @@ import importlib.util
 import json
 import os
 import sys
-import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
-
-from browser_agent.agent import AgentSettings
 from browser_agent.errors import UserError
 from browser_agent.sensitive import Secrets
 
-__all__ = ["add_secret_options", "import_model", "load_secrets", "tool_calling_methods"]
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from pydantic import BaseModel
+
+    from browser_agent.browser import BrowserConfig
+
+__all__ = [
+    "TOOL_CALLING_METHODS",
+    "HelpFormatter",
+    "MethodName",
+    "ModelOptions",
+    "add_browser_options",
+    "add_fence_options",
+    "add_model_options",
+    "add_secret_options",
+    "allowed_domains",
+    "browser_config",
+    "browser_configs",
+    "command",
+    "import_model",
+    "load_secrets",
+    "model_options",
+    "tool_calling_methods",
+]
+
+# AgentSettings.tool_calling_method's type, spelt out here so that --help does not import the agent
+# (tests/integration/test_cli.py keeps the two the same); and each value in one line.
+MethodName = Literal["auto", "function_calling", "json_mode", "json_schema", "raw"]
+TOOL_CALLING_METHODS: dict[MethodName, str] = {
+    "auto": "tool calling; moves on to json_schema, then raw, by itself when refused",
+    "function_calling": "a forced tool call only (hosted OpenAI, Anthropic, most large models)",
+    "json_mode": "a JSON object (response_format json_object); the schema is in the prompt",
+    "json_schema": "the server decodes to the schema (llama.cpp, vLLM, LM Studio, Ollama)",
+    "raw": "plain text; the JSON is read out of the reply (any chat model)",
+}
 
 
-def tool_calling_methods() -> tuple[str, ...]:
-    """The values ``AgentSettings.tool_calling_method`` takes, read from its type."""
-    annotation = AgentSettings.model_fields["tool_calling_method"].annotation
-    return tuple(str(v) for v in typing.get_args(annotation))
+def tool_calling_methods() -> tuple[MethodName, ...]:
+    """The values ``--tool-calling-method`` takes: those of ``AgentSettings.tool_calling_method``."""
+    return tuple(TOOL_CALLING_METHODS)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Descriptions and epilogs keep their lines; a flag's default is shown when it has a real one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False, [], ()) or "%(default)" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+def command(
+    subparsers: Any, name: str, *, help: str, description: str | None = None, epilog: str | None = None
+) -> argparse.ArgumentParser:
+    """A subcommand's parser: no abbreviated flags, defaults shown in ``--help``."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name,
+        help=help,
+        description=description or help[0].upper() + help[1:] + ".",
+        epilog=epilog,
+        formatter_class=HelpFormatter,
+        allow_abbrev=False,
+    )
+    return parser
+
+
+# -- the model ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModelOptions:
+    """The model flags as given; ``load`` builds the chat model (importing its provider package)."""
+
+    spec: str | None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    tool_calling_method: MethodName = "auto"
+    planner: str | None = None
+
+    def load(self) -> BaseChatModel:
+        """The chat model of ``--model``.
+
+        Raises:
+            ProviderUnreachableError: nothing listens at ``--base-url`` (checked first, in milliseconds).
+            UserError: no ``--model``, or its provider package or API key is missing.
+        """
+        if self.base_url:
+            from browser_agent.cli.reach import check_reachable
+
+            check_reachable(self.base_url)
+        return self.factory()()
+
+    def factory(self) -> Callable[[], BaseChatModel]:
+        """A function building the chat model where it is called (a Ray worker reads its own keys)."""
+        from functools import partial
+
+        from browser_agent.cli.models import load_chat_model
+
+        if self.spec is None:
+            raise UserError("No --model given; name one, e.g. --model openai:gpt-4o.")
+        return partial(load_chat_model, self.spec, base_url=self.base_url, api_key_env=self.api_key_env)
+
+    def load_planner(self) -> BaseChatModel | None:
+        """The chat model of ``--planner-model`` (same server and key flags), or None."""
+        if self.planner is None:
+            return None
+        return ModelOptions(self.planner, self.base_url, self.api_key_env).load()
+
+
+def add_model_options(
+    parser: argparse.ArgumentParser,
+    *,
+    required: bool,
+    method: bool = True,
+    planner: bool = True,
+    also: Sequence[str] = (),
+    purpose: str = "the model that drives the browser",
+) -> argparse._ArgumentGroup:
+    """``--model`` (also named ``also``), ``--base-url``, ``--api-key-env``, and where the command uses
+    them ``--tool-calling-method`` (explained in the epilog) and ``--planner-model``."""
+    group = parser.add_argument_group("model")
+    group.add_argument(
+        "--model",
+        *also,
+        required=required,
+        metavar="PROVIDER:NAME",
+        help=f"{purpose}, e.g. openai:gpt-4o, ollama:qwen3 (openai:NAME with --base-url: any "
+        "OpenAI-compatible server)",
+    )
+    group.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the provider's server, e.g. a local OpenAI-compatible one (http://127.0.0.1:8080/v1) or an "
+        "Ollama host; no API key is needed then",
+    )
+    group.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="read the API key from this environment variable (default: the provider's own, e.g. "
+        "OPENAI_API_KEY)",
+    )
+    if method:
+        group.add_argument(
+            "--tool-calling-method",
+            choices=tool_calling_methods(),
+            default="auto",
+            help="how a structured reply is asked for (each value is explained below)",
+        )
+        lines = [f"  {name:<18}{text}" for name, text in TOOL_CALLING_METHODS.items()]
+        before = [parser.epilog, ""] if parser.epilog else []
+        parser.epilog = "\n".join([*before, "--tool-calling-method values:", *lines])
+    if planner:
+        group.add_argument(
+            "--planner-model",
+            metavar="PROVIDER:NAME",
+            help="a second model that writes a plan every 3 steps (same --base-url and --api-key-env)",
+        )
+    return group
+
+
+def model_options(args: argparse.Namespace) -> ModelOptions:
+    """The model flags of ``args`` (those the command does not have are left at their defaults)."""
+    return ModelOptions(
+        spec=args.model,
+        base_url=args.base_url,
+        api_key_env=args.api_key_env,
+        tool_calling_method=getattr(args, "tool_calling_method", "auto"),
+        planner=getattr(args, "planner_model", None),
+    )
+
+
+# -- the browser and its fence -----------------------------------------------------------------------
+
+
+def add_browser_options(
+    parser: argparse.ArgumentParser, *, remote: bool = True, fleet: bool = False
+) -> argparse._ArgumentGroup:
+    """``--headed``; with ``remote``, ``--cdp-url`` and ``--ws-endpoint`` (repeatable for a ``fleet``)."""
+    group = parser.add_argument_group("browser (default: launch a local Chromium)")
+    group.add_argument("--headed", action="store_true", help="show the browser window(s)")
+    if remote and fleet:
+        group.add_argument(
+            "--cdp-url", action="append", default=[], metavar="URL", help="a Chromium's DevTools (repeatable)"
+        )
+        group.add_argument(
+            "--ws-endpoint",
+            action="append",
+            default=[],
+            metavar="URL",
+            help="a Playwright server (repeatable)",
+        )
+    elif remote:
+        group.add_argument("--cdp-url", metavar="URL", help="drive a Chromium already running (DevTools URL)")
+        group.add_argument("--ws-endpoint", metavar="URL", help="drive a Playwright server (ws://...)")
+    return group
+
+
+def browser_configs(args: argparse.Namespace, **settings: Any) -> list[BrowserConfig]:
+    """One ``BrowserConfig`` per browser the flags name (one local Chromium when none), with ``settings``."""
+    from browser_agent.browser import BrowserConfig
+
+    common = {"headless": not args.headed, **settings}
+    cdp, ws = getattr(args, "cdp_url", None), getattr(args, "ws_endpoint", None)
+    cdp_urls = cdp if isinstance(cdp, list) else [cdp] if cdp else []
+    ws_urls = ws if isinstance(ws, list) else [ws] if ws else []
+    fleet = [BrowserConfig(ws_endpoint=url, **common) for url in ws_urls]
+    fleet += [BrowserConfig(cdp_url=url, **common) for url in cdp_urls]
+    return fleet or [BrowserConfig(**common)]
+
+
+def browser_config(args: argparse.Namespace, **settings: Any) -> BrowserConfig:
+    """The one browser of a single-browser command.
+
+    Raises:
+        UserError: both ``--cdp-url`` and ``--ws-endpoint`` were given.
+    """
+    configs = browser_configs(args, **settings)
+    if len(configs) > 1:
+        raise UserError("Give --cdp-url or --ws-endpoint, not both: this command drives one browser.")
+    return configs[0]
+
+
+def add_fence_options(
+    parser: argparse.ArgumentParser,
+    help: str = "keep every page on these sites, e.g. example.com, *.example.com, http://127.0.0.1:* or "
+    "file: for local files (repeatable; default: every site)",
+) -> None:
+    group = parser.add_argument_group("fence")
+    group.add_argument("--allowed-domain", action="append", default=[], metavar="PATTERN", help=help)
+
+
+def allowed_domains(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The fence of ``--allowed-domain``; None when none was given."""
+    return tuple(args.allowed_domain) or None
+
+
+# -- secrets -----------------------------------------------------------------------------------------
 
 
 def add_secret_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+    group = parser.add_argument_group("secrets (typed where <secret>NAME</secret> is written; never shown)")
+    group.add_argument(
         "--secrets",
         type=Path,
         metavar="FILE",
         help='a JSON file of secrets: {"pw": "..."} or {"https://*.bank.example": {"pw": "..."}}',
     )
-    parser.add_argument(
+    group.add_argument(
         "--secret",
         action="append",
         default=[],
@@ -43,23 +281,14 @@ def add_secret_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_secrets(file: Path | None, pairs: list[str]) -> Secrets:
-    """The secrets of ``--secrets FILE`` and ``--secret NAME=ENVVAR``, validated.
+def load_secrets(file: Path | None, pairs: Sequence[str] = ()) -> dict[str, str | dict[str, str]]:
+    """The secrets of ``--secrets FILE`` and ``--secret NAME=ENVVAR``, validated as ``Secrets`` does.
 
     Raises:
         UserError: an unreadable or malformed file, a pair without ``=``, an unset variable, or a
             secret ``Secrets`` refuses. Values never appear in the message.
     """
-    data: dict[str, Any] = {}
-    if file is not None:
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise UserError(f"--secrets {file}: cannot read it ({exc.strerror or exc}).") from exc
-        except ValueError as exc:
-            raise UserError(f"--secrets {file} is not JSON (line {getattr(exc, 'lineno', '?')}).") from None
-        if not isinstance(data, dict):
-            raise UserError(f'--secrets {file} must hold a JSON object such as {{"pw": "..."}}.')
+    data = _secrets_file(file) if file is not None else {}
     for pair in pairs:
         name, sep, variable = pair.partition("=")
         if not sep or not name or not variable:
@@ -68,7 +297,35 @@ def load_secrets(file: Path | None, pairs: list[str]) -> Secrets:
         if value is None:
             raise UserError(f"--secret {name}={variable}: the environment variable {variable} is not set.")
         data[name] = value
-    return Secrets(data)
+    Secrets(data)  # refuses what the run would refuse, before a browser starts
+    return data
+
+
+def _secrets_file(file: Path) -> dict[str, str | dict[str, str]]:
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserError(f"--secrets {file}: cannot read it ({exc.strerror or exc}).") from exc
+    except ValueError as exc:
+        line = getattr(exc, "lineno", "?")
+        raise UserError(f'--secrets {file} is not JSON (line {line}); write {{"name": "value"}}.') from None
+    if not isinstance(data, dict) or not all(_secret_entry(v) for v in data.values()):
+        raise UserError(
+            f'--secrets {file} must hold one object: {{"name": "value", ...}} or '
+            '{"https://*.site.example": {"name": "value"}}.'
+        )
+    return data
+
+
+def _secret_entry(value: object) -> bool:
+    if isinstance(value, str):
+        return True
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+# -- --output-schema ---------------------------------------------------------------------------------
 
 
 def import_model(spec: str) -> type[BaseModel]:
@@ -77,6 +334,8 @@ def import_model(spec: str) -> type[BaseModel]:
     Raises:
         UserError: the module or the name cannot be found, or it is not a pydantic model.
     """
+    from pydantic import BaseModel
+
     where, sep, name = spec.rpartition(":")
     if not sep or not where or not name:
         raise UserError(f"--output-schema {spec!r} must look like module:Model or file.py:Model.")

@@ -5,29 +5,39 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.cli.models import load_chat_model
-from browser_agent.cli.options import add_secret_options, load_secrets
-from browser_agent.controller import Controller
+from browser_agent.cli.options import (
+    add_browser_options,
+    add_fence_options,
+    add_model_options,
+    add_secret_options,
+    allowed_domains,
+    browser_config,
+    command,
+    load_secrets,
+    model_options,
+)
 from browser_agent.errors import UserError
-from browser_agent.interrupts import run_interruptible
-from browser_agent.output.replay_console import ReplayReporter
-from browser_agent.playback import ReplayOptions, ReplayReport, replay
-from browser_agent.playback.runner import replay_fence
-from browser_agent.record import AgentHistory
+
+if TYPE_CHECKING:
+    from browser_agent.playback import ReplayReport
 
 __all__ = ["add_parser"]
 
 
 def add_parser(subparsers: Any) -> None:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "replay", help="replay a saved run without the model"
-    )
+    parser = command(subparsers, "replay", help="replay a saved run without the model")
     parser.add_argument("history", type=Path, help="a history saved by AgentHistory.save or --save")
-    parser.add_argument("--on-failure", choices=("stop", "skip"), default="stop")
-    parser.add_argument("--retries", type=int, default=3, help="attempts to find a late element")
+    parser.add_argument(
+        "--on-failure",
+        choices=("stop", "skip"),
+        default="stop",
+        help="what a step that cannot be replayed does to the rest",
+    )
+    parser.add_argument(
+        "--retries", type=int, default=3, metavar="N", help="attempts to find an element that comes late"
+    )
     parser.add_argument(
         "--sub",
         action="append",
@@ -35,15 +45,17 @@ def add_parser(subparsers: Any) -> None:
         metavar="OLD=NEW",
         help="replace text in the recorded arguments, also inside them, e.g. a host in a URL (repeatable)",
     )
-    parser.add_argument(
-        "--llm", metavar="PROVIDER:NAME", help="a model for the steps that cannot be re-located"
+    add_model_options(
+        parser,
+        required=False,
+        method=False,
+        planner=False,
+        also=("--llm",),
+        purpose="a model that finds the element of a step whose recorded one is gone (default: none)",
     )
-    parser.add_argument("--headed", action="store_true", help="show the browser window")
-    parser.add_argument(
-        "--allowed-domain",
-        action="append",
-        default=[],
-        metavar="PATTERN",
+    add_browser_options(parser)
+    add_fence_options(
+        parser,
         help="keep the replay on these sites (repeatable; default: the fence the run was recorded under; "
         "'*' for every site)",
     )
@@ -62,17 +74,24 @@ def _substitutions(pairs: list[str]) -> dict[str, str]:
 
 
 async def _run(args: argparse.Namespace) -> ReplayReport:
+    from browser_agent.browser import BrowserSession
+    from browser_agent.controller import Controller
+    from browser_agent.output import ReplayReporter
+    from browser_agent.playback import ReplayOptions, replay, replay_fence
+    from browser_agent.record import AgentHistory
+
     controller = Controller()
     history = AgentHistory.load(args.history, controller)
+    models = model_options(args)
     options = ReplayOptions(
         retries=args.retries,
         on_failure=args.on_failure,
         substitutions=_substitutions(args.sub),
-        llm=load_chat_model(args.llm) if args.llm else None,
+        llm=models.load() if models.spec else None,
         sensitive_data=load_secrets(args.secrets, args.secret),
-        allowed_domains=tuple(args.allowed_domain) or None,
+        allowed_domains=allowed_domains(args),
     )
-    config = BrowserConfig(headless=not args.headed, allowed_domains=replay_fence(history, options))
+    config = browser_config(args, allowed_domains=replay_fence(history, options))
     reporter = ReplayReporter()
     start = time.perf_counter()
     async with BrowserSession(config) as session:
@@ -82,4 +101,6 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
 
 
 def _main(args: argparse.Namespace) -> int:
+    from browser_agent.interrupts import run_interruptible
+
     return 0 if run_interruptible(_run(args)).ok else 1

@@ -17,7 +17,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel
 
-from browser_agent.errors import ModelError, UserError
+from browser_agent.errors import ModelError, ProviderUnreachableError, UserError
 from browser_agent.llm.providers import SchemaParam, provider_of
 from browser_agent.llm.retry import is_transient, status_of
 from browser_agent.llm.schemas import grammar_schema
@@ -102,6 +102,8 @@ def next_plan(
 
 def is_refusal(exc: ModelError) -> bool:
     """Whether a failure looks like "this model does not take that option", not auth or outage."""
+    if isinstance(exc, ProviderUnreachableError):  # no answer at all: another method would not get one
+        return False
     cause = exc.__cause__ or exc
     return not is_transient(cause) and status_of(cause) in _REFUSAL_STATUS
 

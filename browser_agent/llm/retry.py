@@ -7,6 +7,7 @@ classes, which are stable across the OpenAI, Anthropic, Google, Ollama and httpx
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -20,9 +21,17 @@ from tenacity import (
     wait_random,
 )
 
-from browser_agent.errors import ModelError
+from browser_agent.errors import ModelError, ProviderUnreachableError
 
-__all__ = ["RetryPolicy", "call_with_retry", "is_transient", "retry_notice", "status_of", "to_model_error"]
+__all__ = [
+    "RetryPolicy",
+    "call_with_retry",
+    "is_transient",
+    "retry_notice",
+    "status_of",
+    "to_model_error",
+    "unreachable",
+]
 
 T = TypeVar("T")
 
@@ -47,6 +56,8 @@ _TRANSIENT_NAMES = frozenset(
 )
 # How many links of the __cause__/__context__ chain to follow: SDKs wrap httpx errors once or twice.
 _CHAIN_DEPTH = 4
+# A failed connection sits deeper: SDK error <- its subclass <- httpx <- httpcore <- OSError <- the refusal.
+_CONNECT_DEPTH = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +105,9 @@ def status_of(exc: BaseException) -> int | None:
     return None
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
+def _chain(exc: BaseException, depth: int = _CHAIN_DEPTH) -> list[BaseException]:
     chain = [exc]
-    while len(chain) < _CHAIN_DEPTH:
+    while len(chain) < depth:
         nxt = chain[-1].__cause__ or chain[-1].__context__
         if nxt is None or nxt in chain:
             break
@@ -114,13 +125,43 @@ def _is_transient_one(exc: BaseException) -> bool:
     return "overloaded" in str(exc).lower()
 
 
+def _request_url(exc: BaseException) -> str | None:
+    try:  # httpx's errors raise RuntimeError from .request when it was never set
+        url = getattr(getattr(exc, "request", None), "url", None)
+    except Exception:
+        return None
+    return str(url) if url else None
+
+
+def unreachable(exc: BaseException) -> tuple[str | None, str] | None:
+    """``(url, reason)`` when ``exc`` is a connection that never opened: refused (nothing listens at the
+    address) or a host name that does not resolve; None for anything else.
+
+    A temporary failure of the name lookup (``EAI_AGAIN``) and a connection reset or timed out are not
+    this: they may pass, and are retried.
+    """
+    if not isinstance(exc, Exception) or status_of(exc) is not None:
+        return None
+    chain = _chain(exc, _CONNECT_DEPTH)
+    reason = None
+    for link in chain:
+        if isinstance(link, ConnectionRefusedError):
+            reason = "connection refused"
+        elif isinstance(link, socket.gaierror) and link.errno != socket.EAI_AGAIN:
+            reason = "the host name does not resolve"
+        if reason is not None:
+            return next((u for u in map(_request_url, chain) if u), None), reason
+    return None
+
+
 def is_transient(exc: BaseException) -> bool:
     """Whether a provider exception is worth retrying (rate limit, timeout, connection, 5xx, overloaded).
 
     Never a cancellation (or Ctrl-C), whatever it interrupted: one that lands while a client handles a
-    timeout carries that timeout as its context, and retrying it would swallow the Ctrl-C.
+    timeout carries that timeout as its context, and retrying it would swallow the Ctrl-C. Never a
+    server that is not there (``unreachable``): waiting does not start it.
     """
-    if isinstance(exc, AssertionError) or not isinstance(exc, Exception):
+    if isinstance(exc, AssertionError) or not isinstance(exc, Exception) or unreachable(exc):
         return False
     return any(_is_transient_one(link) for link in _chain(exc))
 
@@ -130,6 +171,9 @@ def to_model_error(exc: BaseException, *, what: str, attempts: int = 1) -> Model
 
     The caller raises it ``from exc`` so the provider's exception stays visible as ``__cause__``.
     """
+    gone = unreachable(exc)
+    if gone is not None:
+        return ProviderUnreachableError(*gone)
     detail = f"{type(exc).__name__}: {exc}"
     status = status_of(exc)
     if is_transient(exc):

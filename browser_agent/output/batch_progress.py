@@ -60,7 +60,7 @@ class BatchProgress:
         else:
             self.failed += 1
         mark = "[green]done[/]" if outcome.success else "[red]failed[/]"
-        why = outcome.history.error or outcome.history.final_result() or "no result"
+        why = (outcome.history.final_result() if outcome.success else outcome.error) or "no result"
         self._progress.console.print(
             f"{mark} {escape(outcome.task_id)} in {outcome.seconds:.1f} s, "
             f"{len(outcome.history.steps)} steps: {escape(why[:100])}",

@@ -99,3 +99,63 @@ def test_batch_cli_writes_results_stops_cleanly_on_ctrl_c_and_resumes(
     assert not any("n=0" in url for url in policy.urls[asked_before:]), "the finished task was not run again"
     assert main([*args[:-1], "2"]) == 0, "nothing left to do is a success"
     assert len(_lines(out)) == 3
+
+
+@pytest.mark.timeout(180)
+def test_batch_takes_the_shared_model_fence_and_secret_flags_and_says_why_each_task_failed(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every model call refused (401): each task still records why it failed, never ``"error": null``."""
+    tasks, out = tmp_path / "tasks.jsonl", tmp_path / "results.jsonl"
+    lines = [
+        {"id": "here", "task": "Count visits", "start_url": server.url("batch/counter.html?n=0")},
+        {"id": "away", "task": "Count there", "start_url": "http://elsewhere.invalid/"},
+    ]
+    tasks.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("MY_KEY_12", "sk-local")
+    monkeypatch.setenv("MY_PW_12", "batch-secret-value")
+    with FakeOpenAI(lambda body: 401) as fake:
+        model = ["--model", "openai:m", "--base-url", fake.base_url, "--api-key-env", "MY_KEY_12"]
+        method = ["--tool-calling-method", "function_calling"]
+        fence = ["--allowed-domain", "http://127.0.0.1:*", "--secret", "pw=MY_PW_12"]
+        code = main(
+            [
+                "batch",
+                str(tasks),
+                *model,
+                *method,
+                *fence,
+                "--out",
+                str(out),
+                "--max-steps",
+                "2",
+                "--concurrency",
+                "1",
+            ]
+        )
+        requests = list(fake.requests)
+    assert code == 1, capsys.readouterr().err
+    records = {r["id"]: r for r in _lines(out)}
+    for record in records.values():
+        assert record["success"] is False and record["error"].startswith(
+            "not done after 2 steps (max_steps); last error: ModelError: The chat model call failed"
+        ), record
+    assert len(requests) == 4 and all(r["tool_choice"]["type"] == "function" for r in requests)
+    sent = json.dumps(requests[0]["messages"])
+    assert "<secret>pw</secret>" in sent and "batch-secret-value" not in sent
+    away = json.loads(Path(records["away"]["history"]).read_text())
+    assert "outside the allowed domains" in json.dumps(away["steps"][0]), "the fence applied to the task"
+
+
+def test_batch_against_a_dead_model_server_is_one_line_before_any_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tasks, out = tmp_path / "tasks.jsonl", tmp_path / "results.jsonl"
+    tasks.write_text(json.dumps("Count visits") + "\n" + json.dumps("Count again") + "\n")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    dead = "http://127.0.0.1:9/v1"
+    assert main(["batch", str(tasks), "--model", "openai:m", "--base-url", dead, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"browser-agent batch: cannot reach {dead}: connection refused — is the server running?\n"
+    assert not out.exists(), "no task was started"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 import typing
 from pathlib import Path
 from typing import Any
@@ -98,32 +100,138 @@ def test_tool_calling_methods_come_from_the_settings_type() -> None:
     assert tuple(run.choices) == tool_calling_methods()
 
 
-def test_unreachable_provider_says_it_retries_then_one_line(
+def test_a_busy_provider_says_it_retries_then_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    code = main(
-        [
-            "run",
-            "t",
-            "--model",
-            "openai:m",
-            "--base-url",
-            "http://127.0.0.1:9/v1",
-            "--provider-attempts",
-            "2",
-            "--max-failures",
-            "1",
-            "--max-steps",
-            "1",
-        ]
-    )
+    with FakeOpenAI([503, 503]) as fake:
+        code = main(
+            [
+                "run",
+                "t",
+                "--model",
+                "openai:m",
+                "--base-url",
+                fake.base_url,
+                "--provider-attempts",
+                "2",
+                "--max-failures",
+                "1",
+                "--max-steps",
+                "1",
+            ]
+        )
+        calls = len(fake.requests)
     out, err = capsys.readouterr()
     assert code == 2, err
-    assert "retrying in" in out and "attempt 2 of 2" in out, out
+    assert calls == 2 and "retrying in" in out and "attempt 2 of 2" in out, out
     assert err.strip().splitlines() == [err.strip()] and err.startswith(
         "browser-agent run: the model could not be used"
     )
+
+
+DEAD = "http://127.0.0.1:9/v1"  # nothing listens on port 9 (discard) here
+TASKS = ["Read the code", "Open {url} and read the code"]  # with an address, step 0 opens it first
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_a_dead_model_server_is_one_line_and_exit_2_before_anything_starts(
+    task: str, server: LocalServer, tmp_path: Path
+) -> None:
+    text = task.format(url=server.url("agent/code.html"))
+    done = cli("run", text, "--model", "openai:local", "--base-url", DEAD, "--save", str(tmp_path / "h.json"))
+    line = one_line_error(done)
+    assert line == f"browser-agent run: cannot reach {DEAD}: connection refused — is the server running?"
+    assert done.stdout == "" and not (tmp_path / "h.json").exists(), "no browser, no step: said at once"
+
+
+class _GoneAfterOneConnection:
+    """A model server that accepts one connection (the CLI's check) and then is gone: it crashed."""
+
+    def __init__(self) -> None:
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
+        self.accepted = 0
+        self.thread = threading.Thread(target=self._serve_once, daemon=True)
+        self.thread.start()
+
+    def _serve_once(self) -> None:
+        connection, _ = self.socket.accept()
+        self.accepted += 1
+        connection.close()
+        self.socket.close()  # from now on every connection is refused
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_a_model_server_gone_after_the_check_ends_the_run_at_its_first_call(
+    task: str, server: LocalServer, tmp_path: Path
+) -> None:
+    gone = _GoneAfterOneConnection()
+    base = f"http://127.0.0.1:{gone.port}/v1"
+    text = task.format(url=server.url("agent/code.html"))
+    done = cli("run", text, "--model", "openai:local", "--base-url", base, "--save", str(tmp_path / "h.json"))
+    line = one_line_error(done)
+    said = "connection refused — is the server running?"
+    assert line == f"browser-agent run: cannot reach {base}/chat/completions: {said}"
+    assert gone.accepted == 1 and "retrying" not in done.stdout and "busy" not in done.stdout, done.stdout
+    saved = json.loads((tmp_path / "h.json").read_text())
+    asked = [s for s in saved["steps"] if s["step"] > 0]
+    assert len(asked) == 1 and asked[0]["retries"] == [], "one model call: no retry, no second step"
+    assert asked[0]["error"].startswith("ProviderUnreachableError: cannot reach")
+    assert saved["end_reason"] == "error"
+    assert [s["step"] for s in saved["steps"]] == ([0, 1] if "{url}" in task else [1])
+
+
+def test_an_unusable_provider_exits_2_also_when_the_task_opens_a_page(
+    server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Step 0 (the task's address, opened without the model) does not hide a provider that refuses."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with FakeOpenAI([401] * 3) as fake:
+        code = main(
+            [
+                "run",
+                f"Open {server.url('agent/code.html')} and read the code",
+                "--model",
+                "openai:m",
+                "--base-url",
+                fake.base_url,
+                "--tool-calling-method",
+                "function_calling",
+            ]
+        )
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("browser-agent run: the model could not be used: ModelError"), err
+
+
+def test_a_task_naming_a_local_file_opens_it_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = tmp_path / "code.html"
+    page.write_text("<!doctype html><title>Code</title><p>The code is <b>FL-77</b>.</p>")
+    done_answer = {
+        "current_state": _brain("end"),
+        "action": [{"action": "done", "text": "FL-77", "success": True}],
+    }
+    with FakeOpenAI([done_answer]) as fake:
+        done = cli(
+            "run", f"Read the code on {page.as_uri()}.", "--model", "openai:m", "--base-url", fake.base_url
+        )
+        sent = json.dumps(fake.requests[0]["messages"])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "FL-77" in sent and page.as_uri() in sent, "the file was open before the first step"
+
+
+def test_inspect_names_a_missing_file_and_says_where_the_screenshot_went(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["inspect", "/nonexistent.html"]) == 2
+    assert (
+        capsys.readouterr().err.strip() == "browser-agent inspect: UserError: no such file: /nonexistent.html"
+    )
+    shot = tmp_path / "shots" / "page.png"
+    assert main(["inspect", str(ROOT / "tests/pages/agent/code.html"), "--screenshot", str(shot)]) == 0
+    out, err = capsys.readouterr()
+    assert "XK-42" in out and err.strip() == f"screenshot: {shot.resolve()}"
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_inspect_blocked_host_explains_allow_network_and_404_is_non_zero(

@@ -66,8 +66,11 @@ async def _call(client: Client, name: str, arguments: dict[str, object]) -> tupl
 async def test_stdio_lists_tools_runs_a_task_and_returns_tool_errors(
     tmp_path: Path, server: LocalServer
 ) -> None:
-    params = StdioServerParameters(
-        command=EXECUTABLE, args=_server_args(tmp_path), cwd=str(ROOT), env=dict(os.environ)
+    params = StdioServerParameters(  # secrets from a file, and one from the environment (--secret)
+        command=EXECUTABLE,
+        args=_server_args(tmp_path, "--secret", "user=BA_MCP_TEST_USER"),
+        cwd=str(ROOT),
+        env=dict(os.environ) | {"BA_MCP_TEST_USER": "ada-lovelace"},
     )
     async with Client(params) as client:
         await _lists_the_tools(client)
@@ -84,6 +87,7 @@ async def _lists_the_tools(client: Client) -> None:
     assert custom.input_schema["properties"]["index"]["type"] == "integer"
     assert custom.input_schema["required"] == ["index"]
     assert "<secret>pw</secret>" in (listed["page_state"].description or "")
+    assert "<secret>user</secret>" in (listed["page_state"].description or "")
 
 
 async def _signs_in_with_secrets(client: Client, server: LocalServer) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,6 +98,39 @@ def test_an_outcome_summary_is_one_flat_record(tmp_path: Path) -> None:
     }
     history.error = "BrowserError: lost"
     assert not outcome.success
+
+
+@pytest.mark.parametrize(
+    ("steps", "end_reason", "error"),
+    [
+        (
+            [{"step": 1, "error": "ModelError: The chat model call failed (AuthenticationError: 401)."}] * 2,
+            "max_steps",
+            "not done after 2 steps (max_steps); last error: ModelError: The chat model call failed "
+            "(AuthenticationError: 401).",
+        ),
+        (
+            [{"step": 1, "results": [{"is_done": True, "success": False, "extracted_content": "sold out"}]}],
+            "done",
+            "done with success=false: sold out",
+        ),
+        (
+            [{"step": 0, "results": [{"action": "go_to_url", "error": "NavigationError: refused\nmore"}]}],
+            "max_failures",
+            "too many failed steps in a row; last error: NavigationError: refused",
+        ),
+        ([], None, "ended without being done"),
+    ],
+)
+def test_a_failed_task_always_says_why(
+    steps: list[dict[str, Any]], end_reason: str | None, error: str
+) -> None:
+    history = AgentHistory.model_validate({"task": "t", "steps": steps, "end_reason": end_reason})
+    outcome = TaskOutcome(0, "a", history, 1.0)
+    assert not outcome.success and history.error is None
+    assert outcome.error == error and outcome.summary()["error"] == error
+    history.error = "AgentRunError: cannot reach http://127.0.0.1:9/v1/chat/completions: connection refused"
+    assert outcome.summary()["error"] == history.error, "what ended the run early comes first"
 
 
 def test_finished_ids_skip_a_line_cut_short(tmp_path: Path) -> None:

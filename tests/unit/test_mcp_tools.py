@@ -11,7 +11,8 @@ import pytest
 from browser_agent import ActionContext, Controller, UserError
 from browser_agent.browser import BrowserState, TabInfo
 from browser_agent.cli import main
-from browser_agent.cli.mcp import load_controller, load_secrets
+from browser_agent.cli.mcp import load_controller
+from browser_agent.cli.options import load_secrets
 from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, TextNode
 from browser_agent.mcp import BrowserTools, McpServerConfig
 from browser_agent.mcp.page_view import view_text
@@ -146,10 +147,13 @@ def test_load_controller_says_what_is_wrong(spec: str, message: str) -> None:
         load_controller(spec)
 
 
-def test_load_secrets_reads_an_object_of_strings(tmp_path: Path) -> None:
+def test_load_secrets_reads_an_object_of_strings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one reader of --secrets and --secret, for mcp as for run and replay."""
     path = tmp_path / "s.json"
-    path.write_text('{"pw": "x"}')
-    assert load_secrets(path) == {"pw": "x"}
+    path.write_text('{"pw": "long-x"}')
+    assert load_secrets(path) == {"pw": "long-x"}
+    monkeypatch.setenv("MY_TOKEN_12", "tok-from-env")
+    assert load_secrets(path, ["token=MY_TOKEN_12"]) == {"pw": "long-x", "token": "tok-from-env"}
     path.write_text('{"https://*.bank.example": {"pw": "long-pass"}}')
     assert load_secrets(path) == {"https://*.bank.example": {"pw": "long-pass"}}
     for text, message in (
@@ -157,6 +161,7 @@ def test_load_secrets_reads_an_object_of_strings(tmp_path: Path) -> None:
         ("{", "is not JSON"),
         ('{"a": 1}', "must hold one object"),
         ('{"https://x": {"pw": 2}}', "must hold one object"),
+        ('{"pw": "x"}', "pw"),  # too short to redact: refused before any browser starts
     ):
         path.write_text(text)
         with pytest.raises(UserError, match=message):
@@ -173,5 +178,5 @@ def test_a_missing_sdk_is_one_line_saying_what_to_install(
         monkeypatch.delitem(sys.modules, name)
     assert main(["mcp"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "browser-agent mcp: UserError: The MCP server needs the MCP SDK: pip install 'browser-agent[mcp]'"
+        "browser-agent mcp: UserError: The MCP server needs the MCP SDK: pip install 'pw-browser-agent[mcp]'"
     )

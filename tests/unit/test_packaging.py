@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -67,3 +68,37 @@ def test_a_missing_extra_is_one_line_naming_what_to_install() -> None:
         require("no_such_module_for_sure", "gif", "An animated GIF")
     assert str(caught.value) == f"An animated GIF needs no_such_module_for_sure: {install_hint('gif')}"
     assert "\n" not in str(caught.value)
+
+
+_PIP_INSTALL = re.compile(r"pip3? install ([^\n]*)")
+# A requirement as written after `pip install`: a name (or `.` for a clone) and maybe [extras], quoted or not.
+_REQUIREMENT = re.compile(r"['\"`(]*(\.|[A-Za-z0-9](?:[\w.-]*[A-Za-z0-9])?)(\[[^\]]*\])?")
+
+
+def _install_hints() -> list[tuple[str, str, str]]:
+    """(file, name, extras) for every requirement of ours named after ``pip install`` in the package
+    (code, prompts, page scripts), the README, the docs and the examples."""
+    files = [p for ext in ("py", "md", "html", "js") for p in (ROOT / "browser_agent").rglob(f"*.{ext}")]
+    files += [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "examples").rglob("*")]
+    found = []
+    for path in sorted(p for p in files if p.is_file()):
+        text = path.read_text(encoding="utf-8").replace("{DISTRIBUTION}", DISTRIBUTION)
+        for match in _PIP_INSTALL.finditer(text):
+            for token in match.group(1).split():
+                if token.startswith("#"):  # a shell comment: the rest is prose
+                    break
+                requirement = _REQUIREMENT.match(token)
+                if token.startswith("-") or requirement is None:
+                    continue
+                name, extras = requirement.group(1), requirement.group(2) or ""
+                if extras or name == "." or ("browser" in name.lower() and "agent" in name.lower()):
+                    found.append((str(path.relative_to(ROOT)), name, extras))
+    return found
+
+
+def test_every_install_hint_names_our_distribution() -> None:
+    hints = _install_hints()
+    assert len(hints) >= 8, hints  # the scan sees the hints that are there (README, extras, docstrings)
+    wrong = [hint for hint in hints if hint[1] not in (DISTRIBUTION, ".")]
+    assert not wrong, f"install hints must name {DISTRIBUTION} (or `-e '.[extra]'` from a clone): {wrong}"
+    assert install_hint("mcp") == f"pip install '{DISTRIBUTION}[mcp]'"

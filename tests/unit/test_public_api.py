@@ -1,5 +1,8 @@
 """The public surface is deliberate: a change to it must change this test too."""
 
+import subprocess
+import sys
+
 import browser_agent
 
 EXPECTED = [
@@ -44,7 +47,8 @@ def test_every_name_in_all_is_importable() -> None:
 
 
 def test_no_private_or_module_leaks() -> None:
-    public = {n for n in vars(browser_agent) if not n.startswith("_")}
+    # dir(), not vars(): the public names are imported on first use, so vars() holds only those used yet
+    public = {n for n in dir(browser_agent) if not n.startswith("_")}
     submodules = {
         "agent",
         "batch",
@@ -66,3 +70,22 @@ def test_no_private_or_module_leaks() -> None:
         "reid",
     }
     assert public - submodules == set(EXPECTED)
+
+
+def test_importing_the_package_loads_no_model_or_browser_library() -> None:
+    """``import browser_agent`` (and so the CLI's --help) pays for langchain and Playwright only on use."""
+    code = (
+        "import sys, browser_agent\n"
+        "heavy = ('langchain_core', 'playwright', 'pydantic', 'tenacity', 'rich')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+        "from browser_agent import Agent, BrowserConfig, replay\n"
+        "print(Agent.__name__, BrowserConfig.__name__, replay.__name__, 'langchain_core' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.splitlines() == ["[]", "Agent BrowserConfig replay True"], done.stdout + done.stderr
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    assert not hasattr(browser_agent, "NoSuchThing")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import socket
 
 import pytest
 
-from browser_agent.errors import ModelError
+from browser_agent.errors import ModelError, ProviderUnreachableError
+from browser_agent.llm.methods import is_refusal
 from browser_agent.llm.retry import RetryPolicy, call_with_retry, is_transient
 
 FAST = RetryPolicy(attempts=3, initial_wait_s=0.001, max_wait_s=0.002, jitter_s=0.001)
@@ -167,3 +169,74 @@ async def test_backoff_waits_grow_and_are_capped() -> None:
     assert gaps[0] >= 0.015
     assert gaps[1] >= 0.035  # doubled
     assert gaps[2] < 0.2  # capped at max_wait_s (0.05), with scheduling slack
+
+
+class _Request:
+    url = "http://127.0.0.1:9/v1/chat/completions"
+
+
+class APIConnectionError(Exception):
+    """Named like the OpenAI and Anthropic SDK class, which carries the request it could not send."""
+
+    def __init__(self) -> None:
+        super().__init__("Connection error.")
+        self.request = _Request()
+
+
+def _connection_error(inner: OSError) -> APIConnectionError:
+    """``inner`` wrapped as the SDKs do: APIConnectionError from httpx's ConnectError from the OSError."""
+    try:
+        try:
+            try:
+                raise inner
+            except OSError as exc:
+                raise OSError("All connection attempts failed") from exc
+        except OSError as exc:
+            raise APIConnectionError() from exc
+    except APIConnectionError as outer:
+        return outer
+
+
+@pytest.mark.parametrize(
+    ("inner", "said"),
+    [
+        (ConnectionRefusedError(111, "Connect call failed"), "connection refused — is the server running?"),
+        (socket.gaierror(socket.EAI_NONAME, "Name or service not known"), "the host name does not resolve"),
+    ],
+)
+async def test_an_unreachable_server_fails_at_once_saying_where_and_why(inner: OSError, said: str) -> None:
+    calls, call = _flaky([_connection_error(inner), StatusError(503), StatusError(503)])
+    with pytest.raises(ProviderUnreachableError) as info:
+        await call_with_retry(call, FAST)  # type: ignore[arg-type]
+    assert len(calls) == 1, "nothing listens there: no retry"
+    assert str(info.value).startswith(f"cannot reach {_Request.url}: {said}"), str(info.value)
+    assert info.value.url == _Request.url and isinstance(info.value, ModelError)
+    assert isinstance(info.value.__cause__, APIConnectionError)
+    assert not is_transient(info.value.__cause__)
+    assert not is_refusal(info.value), "auto must not try another method on a server that is not there"
+
+
+async def test_a_temporary_name_lookup_failure_and_a_reset_are_still_retried() -> None:
+    again = _connection_error(socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"))
+    calls, call = _flaky([again, _connection_error(ConnectionResetError(104, "reset"))])
+    assert await call_with_retry(call, FAST) == "ok"  # type: ignore[arg-type]
+    assert len(calls) == 3
+
+
+async def test_a_real_client_on_a_closed_port_is_one_call_and_one_line() -> None:
+    langchain_openai = pytest.importorskip("langchain_openai")
+    llm = langchain_openai.ChatOpenAI(
+        model="m", base_url="http://127.0.0.1:9/v1", api_key="sk-none", max_retries=0
+    )
+    calls: list[int] = []
+
+    async def call() -> object:
+        calls.append(1)
+        return await llm.ainvoke("hi")
+
+    with pytest.raises(ProviderUnreachableError) as info:
+        await call_with_retry(call, FAST)
+    assert len(calls) == 1
+    assert str(info.value) == (
+        "cannot reach http://127.0.0.1:9/v1/chat/completions: connection refused — is the server running?"
+    )

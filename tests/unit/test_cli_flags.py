@@ -1,0 +1,119 @@
+"""The command line's shape: shared flag groups, no abbreviations, defaults and values explained, help
+without the heavy libraries, and the bare command printing the help."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import pytest
+
+from browser_agent.agent.settings import ToolCallingMethod
+from browser_agent.cli import build_parser, main
+from browser_agent.cli.options import HelpFormatter, MethodName, model_options, tool_calling_methods
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMANDS = ("run", "batch", "replay", "inspect", "demo", "mcp")
+MODEL = {"--model", "--base-url", "--api-key-env"}
+CHOICE = {"--tool-calling-method", "--planner-model"}
+BROWSER = {"--headed", "--cdp-url", "--ws-endpoint"}
+FENCE = {"--allowed-domain"}
+SECRETS = {"--secrets", "--secret"}
+SHARED = {
+    "run": MODEL | CHOICE | BROWSER | FENCE | SECRETS,
+    "batch": MODEL | CHOICE | BROWSER | FENCE | SECRETS,
+    "replay": MODEL | {"--llm"} | BROWSER | FENCE | SECRETS,
+    "demo": MODEL | {"--headed"},
+    "mcp": BROWSER | FENCE | SECRETS,
+}
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def _flags(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    return {flag: action for action in parser._actions for flag in action.option_strings}
+
+
+def _python(*args: str) -> subprocess.CompletedProcess[str]:
+    env = os.environ | {"PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60, check=False
+    )
+
+
+def test_each_command_has_the_shared_groups_made_by_one_function() -> None:
+    parsers = _subparsers()
+    assert tuple(parsers) == COMMANDS
+    for name, wanted in SHARED.items():
+        assert wanted <= set(_flags(parsers[name])), (name, wanted - set(_flags(parsers[name])))
+    for flag in ("--base-url", "--api-key-env", "--secrets", "--secret", "--headed"):
+        helps = {_flags(parsers[n])[flag].help for n in SHARED if flag in _flags(parsers[n])}
+        assert len(helps) == 1, (flag, helps)  # the same words everywhere: one function adds it
+    assert _flags(parsers["replay"])["--llm"] is _flags(parsers["replay"])["--model"], "--llm still works"
+
+
+def test_the_model_flags_read_back_the_same_for_run_and_batch() -> None:
+    common = ["--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--api-key-env", "K"]
+    common += ["--tool-calling-method", "raw", "--planner-model", "openai:p"]
+    run = build_parser().parse_args(["run", "task", *common])
+    batch = build_parser().parse_args(["batch", "tasks.jsonl", "--out", "o.jsonl", *common])
+    assert model_options(run) == model_options(batch)
+    assert model_options(run).tool_calling_method == "raw" and model_options(run).planner == "openai:p"
+
+
+def test_no_parser_takes_an_abbreviated_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    parsers = [build_parser(), *_subparsers().values()]
+    assert all(p.allow_abbrev is False and p.formatter_class is HelpFormatter for p in parsers)
+    with pytest.raises(SystemExit) as exited:
+        main(["run", "a task", "--model", "ollama:m", "--max-step", "2"])
+    assert exited.value.code == 2
+    assert "unrecognized arguments: --max-step" in capsys.readouterr().err
+
+
+def test_help_shows_real_defaults_and_explains_each_tool_calling_method() -> None:
+    assert tool_calling_methods() == typing.get_args(MethodName) == typing.get_args(ToolCallingMethod)
+    for name in ("run", "batch"):
+        text = _subparsers()[name].format_help()
+        assert "(default: 30)" in text and "(default: auto)" in text, text
+        assert (
+            "(default: None)" not in text and "(default: False)" not in text and "(default: [])" not in text
+        )
+        for value in tool_calling_methods():
+            lines = [line for line in text.splitlines() if line.startswith(f"  {value} ")]
+            assert len(lines) == 1 and len(lines[0].split()) > 4, (value, lines)
+
+
+def test_help_and_version_load_no_model_or_browser_library() -> None:
+    code = (
+        "import contextlib, io, sys\n"
+        "from browser_agent.cli import main\n"
+        f"for args in [['--version'], ['--help'], *[[c, '--help'] for c in {COMMANDS!r}]]:\n"
+        "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "        main(args)\n"
+        "heavy = ('langchain_core', 'playwright', 'pydantic', 'rich', 'tenacity', 'browser_agent.agent')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = _python("-c", code)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_the_bare_command_prints_the_help_and_exits_2() -> None:
+    done = _python("-m", "browser_agent")
+    assert done.returncode == 2, done.stderr
+    assert done.stdout.startswith("usage: browser-agent") and done.stderr == ""
+    assert all(f"    {name} " in done.stdout for name in COMMANDS), done.stdout
+    assert "COMMAND --help" in done.stdout
+
+
+def test_mcp_reads_secret_from_the_environment_like_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mcp", "--secret", "pw=NO_SUCH_VAR_12"]) == 2
+    err = capsys.readouterr().err
+    assert "NO_SUCH_VAR_12" in err and len(err.strip().splitlines()) == 1, err
