@@ -68,6 +68,7 @@ def test_no_private_or_module_leaks() -> None:
         "record",
         "playback",
         "reid",
+        "defaults",
     }
     assert public - submodules == set(EXPECTED)
 
