@@ -1,4 +1,9 @@
-"""Shared fixtures: local servers on 127.0.0.1, one browser per session, a fresh session per test."""
+"""Shared fixtures: local servers on 127.0.0.1, one browser per session, a fresh session per test.
+
+Under pytest-xdist (``make test`` runs ``-n``) every worker is a session of its own: it starts its own
+servers and its own Chromium, so a test that reads a server's request log sees only its worker's
+requests, and those run one at a time.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,17 @@ from browser_agent.browser.chromium import chromium_args, find_chromium
 from tests.support.fence_sites import AllowedSite, DisallowedSite
 from tests.support.server import LocalServer
 
-PAGES = Path(__file__).parent / "pages"
+TESTS = Path(__file__).parent
+PAGES = TESTS / "pages"
+FOLDER_MARKERS = ("unit", "integration")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by its folder, so ``-m "not integration"`` needs no marker in the files."""
+    for item in items:
+        folder = item.path.relative_to(TESTS).parts[0]
+        if folder in FOLDER_MARKERS:
+            item.add_marker(folder)
 
 
 @pytest.fixture(scope="session")

@@ -18,8 +18,6 @@ from browser_agent.dom.models import TextNode
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
-pytestmark = pytest.mark.integration
-
 TABS = 30
 
 

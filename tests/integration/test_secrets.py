@@ -29,9 +29,8 @@ from browser_agent import (
 from browser_agent.agent.messages import page_of_state
 from browser_agent.agent.reporter import ConsoleReporter
 from browser_agent.browser.masking import _ATTRIBUTE, _MARK_JS
-from browser_agent.demo.policy import find_index
 from browser_agent.llm import message_text
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.server import LocalServer
 
 SECRETS = {"user": "ada-lovelace-77", "pw": 'pa$$ wörd&<x>"q'}

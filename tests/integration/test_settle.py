@@ -14,8 +14,6 @@ from browser_agent.dom.serializer import render
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
-pytestmark = pytest.mark.integration
-
 
 async def run(session: BrowserSession, *actions: dict[str, object]) -> list[ActionResult]:
     results = await Controller().run(list(actions), session)

@@ -10,7 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
-from browser_agent.testing import ScriptedChatModel, ScriptExhaustedError
+from browser_agent.testing import ScriptedChatModel, ScriptExhaustedError, find_index
 
 
 class Answer(BaseModel):
@@ -144,3 +144,21 @@ def test_latency_delays_a_sync_call() -> None:
     start = time.perf_counter()
     assert model.invoke("hi").content == "late"
     assert time.perf_counter() - start >= 0.2
+
+
+PAGE = """Shop
+[3]<a>Home</a>
+Quantity
+[7]<input type=number />
+[8]<button>Add to cart</button>
+[9]<a>Cart (0)</a>"""
+
+
+def test_find_index_reads_the_element_line_or_the_text_above_it() -> None:
+    assert find_index(PAGE, "a", "cart") == 9  # case-insensitive, the first <a> that matches
+    assert find_index(PAGE, "input", "Quantity") == 7  # an unlabelled field, named by the line above
+    assert find_index(PAGE, "button") == 8  # no needle: the first of its tag
+    with pytest.raises(LookupError, match="no <button> with"):
+        find_index(PAGE, "button", "Checkout")
+    with pytest.raises(LookupError):
+        find_index(PAGE, "a", "Quantity")  # the text above names only the element right below it
