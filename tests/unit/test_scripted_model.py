@@ -133,10 +133,11 @@ def test_unsupported_reply_type_is_named() -> None:
 async def test_latency_overlaps_across_concurrent_async_calls() -> None:
     model = ScriptedChatModel(policy=lambda messages: "ok", latency_s=0.3)
     start = time.perf_counter()
-    replies = await asyncio.gather(*(model.ainvoke("hi") for _ in range(5)))
+    replies = await asyncio.gather(*(model.ainvoke("hi") for _ in range(10)))
     elapsed = time.perf_counter() - start
-    assert [r.content for r in replies] == ["ok"] * 5
-    assert 0.3 <= elapsed < 1.2, f"5 calls of 0.3 s each took {elapsed:.2f} s: they did not overlap"
+    assert [r.content for r in replies] == ["ok"] * 10
+    # One after the other they take 3 s; the bound leaves room for a machine busy with other tests.
+    assert 0.3 <= elapsed < 1.5, f"10 calls of 0.3 s each took {elapsed:.2f} s: they did not overlap"
 
 
 def test_latency_delays_a_sync_call() -> None:
