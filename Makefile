@@ -21,13 +21,21 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)  ## install everything, then run the offline demo (replay on a local shop)
 	$(VENV)/bin/browser-agent demo
 
+# The suite runs in parallel (pytest-xdist): each worker has its own servers and Chromium. Three workers on
+# two cores, because many tests wait on subprocesses and timers; worksteal evens out the long tests.
+WORKERS ?= 3
+PARALLEL = -n $(WORKERS) --dist worksteal
+
 test: $(STAMP)  ## install everything, then run lint, type checks and the whole test suite
 	$(VENV)/bin/ruff check browser_agent tests examples benchmarks
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -q -p no:cacheprovider
+	$(VENV)/bin/pytest -q -p no:cacheprovider $(PARALLEL)
 
 unit: $(STAMP)  ## only the unit tests (no browser)
 	$(VENV)/bin/pytest -q tests/unit
+
+integration: $(STAMP)  ## only the integration tests (real Chromium, servers, subprocesses), in parallel
+	$(VENV)/bin/pytest -q -p no:cacheprovider $(PARALLEL) tests/integration
 
 lint: $(STAMP)  ## ruff
 	$(VENV)/bin/ruff check browser_agent tests examples benchmarks

@@ -25,9 +25,8 @@ from langchain_core.messages import BaseMessage
 from browser_agent import Agent, AgentSettings, BrowserConfig
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.demo.catalog import PRODUCTS
-from browser_agent.demo.policy import find_index
 from browser_agent.demo.site import DemoSite
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 
 
 class TimedPolicy:

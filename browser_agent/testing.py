@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,12 +24,41 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, PrivateAttr
 
-__all__ = ["Reply", "ScriptExhaustedError", "ScriptedCall", "ScriptedChatModel"]
+__all__ = ["Reply", "ScriptExhaustedError", "ScriptedCall", "ScriptedChatModel", "find_index"]
 
 Reply = dict[str, Any] | str | AIMessage | BaseException
 """What a script entry or a policy gives: tool arguments, text, a whole message, or an error to raise."""
 
 _GENERIC_CHOICES = frozenset({"auto", "any", "required", "none"})
+_ELEMENT = re.compile(r"\[(\d+)\]<(\w+)")
+
+
+def find_index(page: str, tag: str, *needles: str) -> int:
+    """The index of the first ``<tag>`` element in a page text that mentions every needle.
+
+    For policies of a ``ScriptedChatModel``: they read the page part of the state message, as a model
+    does, and act on an element by its ``[index]``. A needle may stand on the element's line or on the
+    text line just before it, because the page text names unlabelled fields by the text above them.
+
+    Args:
+        page: The page text of a state message (lines such as ``[12]<button>Add to cart</button>``).
+        tag: The element's tag name, e.g. ``"a"``, ``"input"``, ``"button"``.
+        *needles: Texts that must all appear (case-insensitive); none matches the first ``<tag>``.
+
+    Returns:
+        The element's index.
+
+    Raises:
+        LookupError: No such element is in the page text (a policy may then scroll, as a model would).
+    """
+    previous = ""
+    for line in page.splitlines():
+        match = _ELEMENT.search(line)
+        context = (line if match and match.start() > 0 else previous + " " + line).lower()
+        if match and match.group(2) == tag and all(n.lower() in context for n in needles):
+            return int(match.group(1))
+        previous = "" if match else line
+    raise LookupError(f"no <{tag}> with {needles} in the page")
 
 
 class ScriptExhaustedError(AssertionError):

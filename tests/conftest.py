@@ -1,8 +1,14 @@
-"""Shared fixtures: local servers on 127.0.0.1, one browser per session, a fresh session per test."""
+"""Shared fixtures: local servers on 127.0.0.1, one browser per session, a fresh session per test.
+
+Under pytest-xdist (``make test`` runs ``-n``) every worker is a session of its own: it starts its own
+servers and its own Chromium, so a test that reads a server's request log sees only its worker's
+requests, and those run one at a time.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import os
+from collections.abc import AsyncIterator, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -10,10 +16,34 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.chromium import chromium_args, find_chromium
+from tests.support.alone import turn
 from tests.support.fence_sites import AllowedSite, DisallowedSite
 from tests.support.server import LocalServer
 
-PAGES = Path(__file__).parent / "pages"
+TESTS = Path(__file__).parent
+PAGES = TESTS / "pages"
+FOLDER_MARKERS = ("unit", "integration")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by its folder, so ``-m "not integration"`` needs no marker in the files; put the
+    ``alone`` tests first, so that they wait for the other workers' first tests only."""
+    for item in items:
+        folder = item.path.relative_to(TESTS).parts[0]
+        if folder in FOLDER_MARKERS:
+            item.add_marker(folder)
+    items.sort(key=lambda item: item.get_closest_marker("alone") is None)  # stable: the order otherwise
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Under pytest-xdist, take a turn (tests/support/alone.py) around the test, its fixtures included."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return (yield)
+    # xdist gives each worker a --basetemp inside the run's own temporary folder: the locks go there.
+    folder = Path(item.config.option.basetemp).parent / "turns"
+    with turn(folder, alone=item.get_closest_marker("alone") is not None):
+        return (yield)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from browser_agent.agent.conversation import page_of_state
+from browser_agent.testing import find_index
 
 __all__ = ["CUSTOMER", "TASK", "DemoPolicy", "find_index", "price_policy", "price_task"]
 
@@ -21,23 +22,7 @@ TASK = (
     "In the demo shop, buy 2 'Blue ceramic mug' with Express shipping for Ada Lovelace "
     "(ada@example.com), then report the order confirmation."
 )
-_ELEMENT = re.compile(r"\[(\d+)\]<(\w+)")
 _PRICE_TASK = re.compile(r"Find the price of the (.+?) in the demo shop")
-
-
-def find_index(page: str, tag: str, *needles: str) -> int:
-    """The index of the first ``<tag>`` whose line, or the text just before it, has every needle.
-
-    Text before an element counts because the page text names unlabelled fields, as a reader sees it.
-    """
-    previous = ""
-    for line in page.splitlines():
-        match = _ELEMENT.search(line)
-        context = (line if match and match.start() > 0 else previous + " " + line).lower()
-        if match and match.group(2) == tag and all(n.lower() in context for n in needles):
-            return int(match.group(1))
-        previous = "" if match else line
-    raise LookupError(f"no <{tag}> with {needles} in the page")
 
 
 def _brain(goal: str, memory: str = "") -> dict[str, str]:

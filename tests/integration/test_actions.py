@@ -13,8 +13,6 @@ from browser_agent.testing import ScriptedChatModel
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
-pytestmark = pytest.mark.integration
-
 
 async def run1(session: BrowserSession, action: dict[str, object], **kwargs: object) -> ActionResult:
     results = await Controller().run([action], session, **kwargs)  # type: ignore[arg-type]

@@ -15,8 +15,7 @@ from langchain_core.messages import BaseMessage
 from browser_agent import Agent, AgentHistory, AgentRunError, AgentSettings, BrowserSession, Controller
 from browser_agent.agent import AgentHooks
 from browser_agent.agent.conversation import page_of_state
-from browser_agent.demo.policy import find_index
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 
 PASSWORD = "correct-horse-battery"
 

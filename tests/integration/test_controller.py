@@ -10,8 +10,6 @@ from browser_agent.controller import ActionContext, ActionResult, Controller
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture
 async def form(session: BrowserSession, server: LocalServer) -> BrowserSession:

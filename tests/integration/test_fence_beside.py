@@ -23,8 +23,6 @@ from browser_agent.record import AgentStep
 from tests.support.fence_sites import MARKER, AllowedSite, DisallowedSite
 from tests.support.pages import index_of
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture
 async def fenced(browser: Browser, good: AllowedSite, bad: DisallowedSite) -> AsyncIterator[BrowserSession]:

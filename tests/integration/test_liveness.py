@@ -19,7 +19,9 @@ from browser_agent.dom.models import TextNode
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
-pytestmark = pytest.mark.integration
+# Thirty tabs spinning take the processor: with other tests beside them, the tabs' own processes starve
+# past the one-second bounds checked here (seen with three workers on a loaded machine).
+pytestmark = pytest.mark.alone
 
 TABS = 30
 

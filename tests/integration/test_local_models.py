@@ -15,8 +15,7 @@ from langchain_core.messages import BaseMessage
 from browser_agent import Agent, AgentRunError, AgentSettings, BrowserSession, Controller
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.cli.models import load_chat_model
-from browser_agent.demo.policy import find_index
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.fake_openai import Cut, FakeOpenAI
 from tests.support.server import LocalServer
 

@@ -14,8 +14,6 @@ from browser_agent.dom import DomSnapshot, ElementNode, element_handle, render
 from browser_agent.dom.serializer import DIALOG_LINE
 from tests.support.server import LocalServer
 
-pytestmark = pytest.mark.integration
-
 
 async def capture(session: BrowserSession) -> tuple[DomSnapshot, str]:
     state = await session.state()

@@ -65,7 +65,8 @@ async def test_ray_actors_run_the_batch_and_a_crashed_actor_is_retried(
         on_result=outcomes.append,
     )
     assert not ray.is_initialized(), "the executor shuts down the Ray it started"
-    assert [h.final_result() for h in histories] == [f"n={n} visits=2" for n in range(4)]
+    results = [h.final_result() for h in histories]
+    assert results == [f"n={n} visits=2" for n in range(4)], [h.error for h in histories]  # says why
     # the actor process running task 2 died in `hold` (it wrote the marker first); Ray restarted the actor
     # and re-ran the task, which found the marker and finished: every result above is there
     assert marker.exists() and int(marker.read_text()) != os.getpid()

@@ -21,9 +21,8 @@ from browser_agent import (
 )
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.cli import main as cli_main
-from browser_agent.demo.policy import find_index
 from browser_agent.demo.runner import replay_demo
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 
 
 def _brain(goal: str) -> dict[str, str]:

@@ -13,8 +13,7 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentHistory, BrowserSession, Controller, ReplayOptions, replay
 from browser_agent.cli import main
-from browser_agent.demo.policy import find_index
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.server import LocalServer
 
 PASSWORD = "correct-horse-battery"

@@ -12,8 +12,7 @@ from PIL import Image
 from playwright.async_api import Browser
 
 from browser_agent import Agent, AgentSettings, BrowserSession, save_gif, save_report
-from browser_agent.demo.policy import find_index
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 
 SECRET = "hunter2-very-secret"
 STEPS = 30

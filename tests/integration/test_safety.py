@@ -17,8 +17,7 @@ from playwright.async_api import Browser
 
 from browser_agent import Agent, AgentRunError, AgentSettings, BrowserConfig, BrowserSession, Controller
 from browser_agent.agent.conversation import page_of_state
-from browser_agent.demo.policy import find_index
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.fence_sites import AllowedSite, DisallowedSite
 from tests.support.processes import descendants, leftovers
 from tests.support.server import LocalServer

@@ -27,11 +27,10 @@ from browser_agent import (
     replay,
 )
 from browser_agent.agent.conversation import page_of_state
-from browser_agent.demo.policy import find_index
 from browser_agent.dom import extract_snapshot, render
 from browser_agent.llm import message_text
 from browser_agent.output.reporter import ConsoleReporter
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.server import LocalServer
 
 SECRETS = {"user": "ada-lovelace-77", "pw": 'pa$$ wörd&<x>"q'}

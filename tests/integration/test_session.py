@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,10 +16,13 @@ from browser_agent.errors import DomainNotAllowedError, NavigationError, TabClos
 from tests.support.server import LocalServer
 
 
-def _closed_port() -> int:
+@contextlib.contextmanager
+def _closed_port() -> Iterator[int]:
+    """A port bound and never listened on: connections are refused, and while the socket is held no other
+    process (another xdist worker's server) can take it."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        yield int(sock.getsockname()[1])
 
 
 async def test_launch_own_browser_and_close(server: LocalServer, tmp_path: Path) -> None:
@@ -104,9 +109,8 @@ async def test_closed_tab_is_reported_not_fatal(session: BrowserSession, server)
 
 
 async def test_unreachable_url_is_a_navigation_error(session: BrowserSession) -> None:
-    url = f"http://127.0.0.1:{_closed_port()}/"
-    with pytest.raises(NavigationError, match="Could not load"):
-        await session.navigate(url)
+    with _closed_port() as port, pytest.raises(NavigationError, match="Could not load"):
+        await session.navigate(f"http://127.0.0.1:{port}/")
 
 
 async def test_blocked_domain_is_refused_before_loading(browser, server) -> None:

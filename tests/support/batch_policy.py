@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from langchain_core.messages import BaseMessage
 
-from browser_agent.demo.policy import find_index
+from browser_agent.testing import find_index
 
 
 def _state(messages: list[BaseMessage]) -> str:

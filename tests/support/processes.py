@@ -22,13 +22,26 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def descendants(pid: int | None = None) -> set[int]:
+def descendants(pid: int | None = None, *, beside: set[int] | frozenset[int] = frozenset()) -> set[int]:
+    """Every process below ``pid`` (this process by default), except those in ``beside`` and below them.
+
+    ``beside`` is for processes that were there before and go on (the test session's shared browser):
+    what they start later, such as a utility process Chromium opens when it wants, is theirs.
+    """
     tree, found, todo = _children(), set(), [pid or os.getpid()]
     while todo:
         for child in tree.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
+            if child not in beside:
+                found.add(child)
+                todo.append(child)
     return found
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:200]
+    except OSError:
+        return "(gone)"
 
 
 def rss_mb(pid: int) -> float:
@@ -39,12 +52,16 @@ def rss_mb(pid: int) -> float:
     return pages * PAGE_SIZE / 2**20
 
 
-async def leftovers(before: set[int], wait_s: float = 10.0) -> set[int]:
-    """Descendants started since ``before`` that are still alive after up to ``wait_s``."""
+async def leftovers(before: set[int], wait_s: float = 10.0) -> dict[int, str]:
+    """Processes started below this one since ``before`` that are still alive after up to ``wait_s``.
+
+    Only what this process started since counts: a process of ``before`` (the shared browser of the
+    test session) may start others of its own at any time. Returns each one's command line.
+    """
     alive: set[int] = set()
     for _ in range(int(wait_s * 10)):
-        alive = descendants() - before
+        alive = descendants(beside=before)
         if not alive:
-            return alive
+            break
         await asyncio.sleep(0.1)
-    return alive
+    return {pid: command_line(pid) for pid in sorted(alive)}
