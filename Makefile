@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+DEV     := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := help
 .PHONY: help demo test lint typecheck unit integration bench clean
@@ -10,15 +11,23 @@ STAMP  := $(VENV)/.installed
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip uninstall --quiet --yes browser-agent 2>/dev/null || true  # the distribution's old name
-	$(PY) -m pip install --quiet -e '.[dev]'
-	$(PY) -m browser_agent.browser.install
-	touch $(STAMP)
 
-demo: $(STAMP)  ## install everything, then run the offline demo (replay on a local shop)
+# What the demo needs: the package and its runtime dependencies, and a Chromium.
+$(RUNTIME): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	$(PY) -m browser_agent.browser.install
+	touch $(RUNTIME)
+
+# What the tests need besides: the dev tools and every optional extra (providers, MCP, Ray, Pillow).
+$(DEV): pyproject.toml $(RUNTIME)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(DEV)
+
+demo: $(RUNTIME)  ## install the package and a Chromium, then run the offline demo (replay on a local shop)
 	$(VENV)/bin/browser-agent demo
 
 # The suite runs in parallel (pytest-xdist): each worker has its own servers and Chromium. Three workers on
@@ -26,24 +35,24 @@ demo: $(STAMP)  ## install everything, then run the offline demo (replay on a lo
 WORKERS ?= 3
 PARALLEL = -n $(WORKERS) --dist worksteal
 
-test: $(STAMP)  ## install everything, then run lint, type checks and the whole test suite
+test: $(DEV)  ## install the dev set, then run lint, type checks and the whole test suite
 	$(VENV)/bin/ruff check browser_agent tests examples benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q -p no:cacheprovider $(PARALLEL)
 
-unit: $(STAMP)  ## only the unit tests (no browser)
+unit: $(DEV)  ## only the unit tests (no browser)
 	$(VENV)/bin/pytest -q tests/unit
 
-integration: $(STAMP)  ## only the integration tests (real Chromium, servers, subprocesses), in parallel
+integration: $(DEV)  ## only the integration tests (real Chromium, servers, subprocesses), in parallel
 	$(VENV)/bin/pytest -q -p no:cacheprovider $(PARALLEL) tests/integration
 
-lint: $(STAMP)  ## ruff
+lint: $(DEV)  ## ruff
 	$(VENV)/bin/ruff check browser_agent tests examples benchmarks
 
-typecheck: $(STAMP)  ## mypy --strict on the package
+typecheck: $(DEV)  ## mypy --strict on the package
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)  ## the benchmarks (DOM, step overhead, replay, report size, MCP view tokens, batch throughput, soak)
+bench: $(DEV)  ## the benchmarks (DOM, step overhead, replay, report size, MCP view tokens, batch throughput, soak)
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
 	$(PY) benchmarks/replay_bench.py
