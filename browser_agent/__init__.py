@@ -18,9 +18,12 @@ from browser_agent.errors import (
     ModelOutputError,
     UserError,
 )
+from browser_agent.extras import version as _version
 from browser_agent.output import ConsoleReporter, save_gif, save_report
 from browser_agent.playback import ReplayOptions, ReplayReport, replay
 from browser_agent.record import AgentHistory
+
+__version__ = _version()  # the installed distribution's version ("0+unknown" in a tree never installed)
 
 __all__ = [
     "ActionContext",
