@@ -12,6 +12,8 @@ Playwright until a name that needs them is asked for.
 import importlib as _importlib
 import typing as _typing
 
+from browser_agent.extras import version as _version
+
 if _typing.TYPE_CHECKING:
     from browser_agent.agent import Agent, AgentHooks, AgentSettings
     from browser_agent.batch import TaskSpec, run_many
@@ -61,6 +63,8 @@ _HOMES = {
     "save_gif": "output",
     "save_report": "output",
 }
+
+__version__ = _version()  # the installed distribution's version ("0+unknown" in a tree never installed)
 
 __all__ = [
     "ActionContext",

@@ -1,8 +1,9 @@
-"""A scripted chat model for tests: no network, no API key, every call recorded.
+"""A scripted chat model and a page server for tests: no network, no API key, every call recorded.
 
 ``ScriptedChatModel`` is a real langchain-core ``BaseChatModel``, so it goes wherever a provider's
-model goes (``Agent(llm=...)``, ``bind_tools``, ``with_structured_output``). It imports langchain-core
-only, so users can test their own actions with it.
+model goes (``Agent(llm=...)``, ``bind_tools``, ``with_structured_output``). ``PageServer`` serves a
+few pages from memory on 127.0.0.1. This module imports langchain-core and the standard library only,
+so users can test their own actions with it.
 """
 
 from __future__ import annotations
@@ -10,10 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, Self
+from urllib.parse import urlsplit
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
@@ -24,7 +29,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, PrivateAttr
 
-__all__ = ["Reply", "ScriptExhaustedError", "ScriptedCall", "ScriptedChatModel", "find_index"]
+__all__ = ["PageServer", "Reply", "ScriptExhaustedError", "ScriptedCall", "ScriptedChatModel", "find_index"]
 
 Reply = dict[str, Any] | str | AIMessage | BaseException
 """What a script entry or a policy gives: tool arguments, text, a whole message, or an error to raise."""
@@ -287,3 +292,69 @@ def _messages_chars(messages: Sequence[BaseMessage]) -> int:
 
 def _approx_tokens(chars: int) -> int:
     return (chars + 3) // 4
+
+
+class PageServer:
+    """Serves a few HTML pages from memory on 127.0.0.1, on a free port, while in its ``with`` block.
+
+    Example:
+        ```python
+        with PageServer({"/": "<h1>Home</h1>", "/shop.html": SHOP}) as site:
+            url = site.url("/shop.html")  # http://127.0.0.1:PORT/shop.html
+        ```
+
+    A path is answered whatever its query string (so a form sent with GET lands on its page); any
+    other path answers 404.
+
+    Attributes:
+        requested: Every path asked for, in order (with its query string).
+    """
+
+    def __init__(self, pages: Mapping[str, str]) -> None:
+        self.pages = dict(pages)
+        self.requested: list[str] = []
+        self._server: ThreadingHTTPServer | None = None
+
+    def __enter__(self) -> Self:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _page_handler(self))
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, name="PageServer", daemon=True).start()
+        self._server = server
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT`` (only inside the ``with`` block)."""
+        if self._server is None:
+            raise RuntimeError("PageServer serves only inside its `with` block.")
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def url(self, path: str = "/") -> str:
+        return self.base_url + (path if path.startswith("/") else "/" + path)
+
+
+def _page_handler(site: PageServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            site.requested.append(self.path)
+            page = site.pages.get(urlsplit(self.path).path)
+            body = (page if page is not None else "<h1>Not found</h1>").encode()
+            self.send_response(200 if page is not None else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:  # quiet: tests and examples print
+            return
+
+    return Handler

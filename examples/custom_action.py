@@ -1,21 +1,25 @@
-"""Register your own action and run it through the controller, without a model.
+"""Your own actions: register a function, and the model can call it like a built-in action.
 
-    python examples/custom_action.py
+    python examples/custom_action.py                                          # offline: a scripted model
+    BROWSER_AGENT_MODEL=openai:gpt-4o-mini python examples/custom_action.py   # a real model
+    (BROWSER_AGENT_BASE_URL=http://127.0.0.1:8088/v1 with BROWSER_AGENT_MODEL=openai:local: a local server)
 
-The action ``read_price`` takes an element index (chosen by the model in a real run) and gets the
-live element through the injected ``ActionContext``. A small page is served on 127.0.0.1.
+``read_price`` takes an element index (the model picks it from the page) and reads the live element
+through the injected ``ActionContext``. A small page is served by the example on 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-from tempfile import TemporaryDirectory
+import re
+import sys
+from typing import Any
 
-from browser_agent import ActionContext, ActionResult, BrowserConfig, BrowserSession, Controller
+from langchain_core.messages import BaseMessage
+
+from browser_agent import ActionContext, ActionResult, Agent, BrowserAgentError, BrowserConfig, Controller
+from browser_agent.models import chat_model_from_env
+from browser_agent.testing import PageServer, ScriptedChatModel
 
 PAGE = """<!doctype html><html><head><title>Tiny shop</title></head><body>
 <h1>Tiny shop</h1>
@@ -44,36 +48,41 @@ def where_am_i(ctx: ActionContext) -> str:  # sync actions run in a worker threa
     return f"on {ctx.page.url}"
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        return
+def reply(goal: str, *actions: dict[str, Any]) -> dict[str, Any]:
+    brain = {"evaluation_previous_goal": "Success", "memory": goal, "next_goal": goal}
+    return {"current_state": brain, "action": list(actions)}
 
 
-def serve(folder: Path) -> ThreadingHTTPServer:
-    handler = partial(QuietHandler, directory=str(folder))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+def scripted(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Call the two actions, then report what read_price returned (from the earlier steps' outcomes)."""
+    text = "\n".join(str(m.content) for m in messages[1:])  # the task, the earlier steps, the page
+    read = re.search(r"read_price: (.+? EUR)", text)
+    if read:
+        return reply("report", {"action": "done", "text": read.group(1), "success": True})
+    mug = re.search(r"\[(\d+)\]<button>Blue mug", text)
+    assert mug, "the blue mug is not on this page"
+    read_it = {"action": "read_price", "index": int(mug.group(1))}
+    return reply("read the price", {"action": "where_am_i"}, read_it)
 
 
-async def main() -> None:
-    with TemporaryDirectory() as folder:
-        Path(folder, "shop.html").write_text(PAGE)
-        server = serve(Path(folder))
-        url = f"http://127.0.0.1:{server.server_address[1]}/shop.html"
-        try:
-            async with BrowserSession(BrowserConfig(block_external_network=True)) as session:
-                await session.navigate(url)
-                state = await session.state()
-                assert state.snapshot is not None
-                nodes = state.snapshot.selector_map.values()
-                mug = next(n.index for n in nodes if "Blue mug" in (n.name or n.text))
-                actions = [{"action": "where_am_i"}, {"action": "read_price", "index": mug}]
-                for result in await controller.run(actions, session):
-                    print(f"{result.action}: {result.error or result.extracted_content}")
-        finally:
-            server.shutdown()
+async def main() -> int:
+    llm = chat_model_from_env() or ScriptedChatModel(policy=scripted)
+    with PageServer({"/shop.html": PAGE}) as site:
+        agent = Agent(
+            f"Open {site.url('/shop.html')} and read the blue mug's price with read_price.",
+            llm,
+            controller=controller,
+            browser=BrowserConfig(allowed_domains=("http://127.0.0.1:*",)),
+        )
+        history = await agent.run(max_steps=6)
+    for step in history.steps:
+        for result in step.results:
+            print(f"{result.action}: {result.error or result.extracted_content}")
+    return 0 if history.is_successful() else 1
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        sys.exit(asyncio.run(main()))
+    except BrowserAgentError as exc:  # a setup mistake (no API key, no browser): one line, no traceback
+        sys.exit(f"custom_action: {exc}")

@@ -1,11 +1,13 @@
-"""Many tasks at once on a Playwright browser server: each agent in its own context, results in order.
+"""Many tasks at once: each agent in its own browser context, at most ``concurrency`` at a time, results
+in the order of the tasks.
 
-    python -m playwright run-server --port 3000 --host 127.0.0.1     # anywhere; here, or another machine
-    PLAYWRIGHT_WS_ENDPOINT=ws://127.0.0.1:3000/ python examples/parallel.py
+    python examples/parallel.py                                          # offline: a scripted model
+    BROWSER_AGENT_MODEL=openai:gpt-4o-mini python examples/parallel.py   # a real model
+    (BROWSER_AGENT_BASE_URL=http://127.0.0.1:8088/v1 with BROWSER_AGENT_MODEL=openai:local: a local server)
 
-Without PLAYWRIGHT_WS_ENDPOINT the example starts such a server itself, on 127.0.0.1. The tasks run on
-the bundled demo shop (served on 127.0.0.1). With BROWSER_AGENT_MODEL (e.g. ``openai:gpt-4o-mini``) a
-real model does them; without it, a scripted policy, offline.
+One Chromium is launched on this machine. To run the browsers elsewhere, start a Playwright server
+(``python -m playwright run-server --port 3000 --host 127.0.0.1``, here or on another machine) and set
+``PLAYWRIGHT_WS_ENDPOINT=ws://127.0.0.1:3000/``. The catalog is served by the example on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -13,90 +15,75 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import signal
-import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from typing import Any
 
-from browser_agent import BrowserConfig, BrowserError, TaskSpec, run_many
+from langchain_core.messages import BaseMessage
+
+from browser_agent import BrowserAgentError, BrowserConfig, TaskSpec, run_many
 from browser_agent.batch import BatchOptions, TaskOutcome
-from browser_agent.browser.chromium import find_chromium
-from browser_agent.cli.models import load_chat_model
-from browser_agent.demo.catalog import PRODUCTS
-from browser_agent.demo.policy import price_policy, price_task
-from browser_agent.demo.site import DemoSite
-from browser_agent.testing import ScriptedChatModel
+from browser_agent.models import chat_model_from_env
+from browser_agent.testing import PageServer, ScriptedChatModel
+
+PRICES = {
+    "blue mug": "12.50",
+    "red mug": "9.90",
+    "tea spoon": "3.20",
+    "teapot": "34.00",
+    "sugar bowl": "15.75",
+    "tray": "22.00",
+}
+CATALOG = "<!doctype html><title>Catalog</title><h1>Catalog</h1><ul>{}</ul>".format(
+    "".join(f"<li>{name.capitalize()}: <b>{price} EUR</b></li>" for name, price in PRICES.items())
+)
 
 
-@contextmanager
-def local_playwright_server() -> Iterator[str]:
-    """``playwright run-server`` on 127.0.0.1 (a free port); yields its ws endpoint.
-
-    ``--unsafe`` lets the client name the Chromium to launch: needed where Playwright's own browser
-    build is not installed (then the system Chromium is used).
-    """
-    command = [sys.executable, "-m", "playwright", "run-server", "--port=0", "--host=127.0.0.1", "--unsafe"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        assert server.stdout is not None
-        for line in server.stdout:
-            if found := re.search(r"Listening on (ws://\S+)", line):
-                yield found.group(1)
-                break
-        else:
-            raise RuntimeError("the Playwright server exited before listening")
-    finally:
-        os.killpg(server.pid, signal.SIGKILL)  # the server and the browsers it started
-        server.wait()
+def scripted(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Read the product from the task and its price from the page, as a model would."""
+    task = next(str(m.content) for m in messages if str(m.content).startswith("Your task:"))
+    product = re.search(r"price of the (.+?) in", task)
+    assert product, task
+    price = re.search(rf"{re.escape(product.group(1))}: (\d+\.\d\d EUR)", str(messages[-1].content), re.I)
+    answer = f"{product.group(1)}: {price.group(1)}" if price else f"no {product.group(1)} on the page"
+    brain = {"evaluation_previous_goal": "Success", "memory": answer, "next_goal": "report"}
+    return {"current_state": brain, "action": [{"action": "done", "text": answer, "success": bool(price)}]}
 
 
-def browser_for(endpoint: str) -> BrowserConfig:
-    """The server launches this machine's Chromium when it has one, else Playwright's own build."""
-    try:
-        system = find_chromium().path
-    except BrowserError:
-        system = None
-    return BrowserConfig(ws_endpoint=endpoint, executable_path=system, block_external_network=True)
+async def main() -> int:
+    # latency_s: each scripted answer takes 0.3 s, as a remote model's would; the agents overlap their waits
+    llm = chat_model_from_env() or ScriptedChatModel(policy=scripted, latency_s=0.3)
+    endpoint = os.environ.get("PLAYWRIGHT_WS_ENDPOINT")
+    browser = BrowserConfig(ws_endpoint=endpoint) if endpoint else BrowserConfig()
+    with PageServer({"/": CATALOG}) as site:
+        specs = [
+            TaskSpec(
+                id=name.replace(" ", "-"),
+                task=f"Find the price of the {name} in the catalog.",
+                start_url=site.url("/"),
+                allowed_domains=("http://127.0.0.1:*",),
+            )
+            for name in PRICES
+        ]
 
+        def report(outcome: TaskOutcome) -> None:  # called as each task ends, in the order they end
+            print(f"  {outcome.task_id}: {outcome.history.final_result() or outcome.history.error}")
 
-async def run_batch(endpoint: str, shop_url: str) -> None:
-    model = os.environ.get("BROWSER_AGENT_MODEL")
-    llm = load_chat_model(model) if model else ScriptedChatModel(policy=price_policy, latency_s=0.2)
-    specs = [
-        TaskSpec(
-            id=p.slug, task=price_task(p.name), start_url=shop_url, allowed_domains=("http://127.0.0.1:*",)
+        histories = await run_many(
+            specs,
+            llm=llm,
+            concurrency=3,
+            browser=browser,
+            options=BatchOptions(max_steps=8),  # history_dir=Path(...) saves each task's history there
+            on_result=report,
         )
-        for p in PRODUCTS
-    ]
-
-    def report(outcome: TaskOutcome) -> None:
-        print(f"  {outcome.task_id}: {outcome.history.final_result() or outcome.history.error}")
-
-    histories = await run_many(
-        specs,
-        llm=llm,
-        concurrency=3,
-        browser=browser_for(endpoint),
-        options=BatchOptions(max_steps=8),  # history_dir=Path(...) saves each task's history there
-        on_result=report,
-    )
     succeeded = sum(bool(h.is_successful()) and h.error is None for h in histories)
-    print(
-        f"{succeeded} of {len(histories)} tasks succeeded; in order: {[h.final_result() for h in histories]}"
-    )
-
-
-async def main() -> None:
-    with DemoSite() as shop:
-        endpoint = os.environ.get("PLAYWRIGHT_WS_ENDPOINT")
-        if endpoint:
-            await run_batch(endpoint, shop.url)
-            return
-        with local_playwright_server() as started:
-            print(f"started a Playwright server at {started}")
-            await run_batch(started, shop.url)
+    print(f"{succeeded} of {len(histories)} tasks succeeded")
+    print("in the order of the tasks:", [h.final_result() for h in histories])
+    return 0 if succeeded == len(histories) else 1
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        sys.exit(asyncio.run(main()))
+    except BrowserAgentError as exc:  # a setup mistake (no API key, no browser): one line, no traceback
+        sys.exit(f"parallel: {exc}")

@@ -1,40 +1,58 @@
-"""Quickstart: one agent, one task, a real model.
+"""Quickstart: an agent opens a page, finds a price, and prints each step as it goes.
 
-    pip install -e '.[openai]'            # or [anthropic], [ollama]
-    export OPENAI_API_KEY=...
-    BROWSER_AGENT_MODEL=openai:gpt-4o-mini python examples/quickstart.py
+    python examples/quickstart.py                                            # offline: a scripted model
+    BROWSER_AGENT_MODEL=openai:gpt-4o-mini python examples/quickstart.py     # a real one (OPENAI_API_KEY)
+    BROWSER_AGENT_MODEL=openai:local BROWSER_AGENT_BASE_URL=http://127.0.0.1:8088/v1 \\
+        python examples/quickstart.py                                        # a local server, no key
 
-The task runs on the bundled demo shop (served on 127.0.0.1), so it needs no site of yours. Without
-BROWSER_AGENT_MODEL the example uses the scripted demo policy instead of a model, to show the flow offline.
+The page is served by the example itself on 127.0.0.1. A real model needs its provider's extra
+(``pip install 'pw-browser-agent[openai]'``; ``[anthropic]``, ``[ollama]``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
+import re
+import sys
+from typing import Any
 
-from browser_agent import Agent, AgentSettings, BrowserConfig
-from browser_agent.cli.models import load_chat_model
-from browser_agent.demo.policy import TASK, DemoPolicy
-from browser_agent.demo.site import DemoSite
-from browser_agent.testing import ScriptedChatModel
+from langchain_core.messages import BaseMessage
+
+from browser_agent import Agent, BrowserAgentError, BrowserConfig, ConsoleReporter
+from browser_agent.models import chat_model_from_env
+from browser_agent.testing import PageServer, ScriptedChatModel
+
+SHOP = """<!doctype html><html><head><title>Mug shop</title></head><body><h1>Mugs</h1><ul>
+<li>Blue mug <b>12.50 EUR</b> <button>Add to cart</button></li>
+<li>Red mug <b>9.90 EUR</b> <button>Add to cart</button></li>
+</ul></body></html>"""
 
 
-async def main() -> None:
-    with DemoSite() as shop:
-        spec = os.environ.get("BROWSER_AGENT_MODEL")
-        llm = load_chat_model(spec) if spec else ScriptedChatModel(policy=DemoPolicy(shop.url))
+def scripted(messages: list[BaseMessage]) -> dict[str, Any]:
+    """What a model would answer: the price next to "Blue mug" on the page it was shown."""
+    page = str(messages[-1].content)
+    price = re.search(r"Blue mug (\d+\.\d\d EUR)", page)
+    answer = f"The blue mug costs {price.group(1)}." if price else "The page shows no blue mug."
+    brain = {"evaluation_previous_goal": "Success", "memory": answer, "next_goal": "report the price"}
+    return {"current_state": brain, "action": [{"action": "done", "text": answer, "success": bool(price)}]}
+
+
+async def main() -> int:
+    llm = chat_model_from_env() or ScriptedChatModel(policy=scripted)
+    with PageServer({"/": SHOP}) as site:
         agent = Agent(
-            task=f"{TASK} The shop is at {shop.url}",
-            llm=llm,
-            browser=BrowserConfig(block_external_network=True),
-            settings=AgentSettings(allowed_domains=("http://127.0.0.1:*",)),
+            f"Open {site.url('/')} and find the price of the blue mug.",
+            llm,
+            browser=BrowserConfig(allowed_domains=("http://127.0.0.1:*",)),  # the agent stays on this site
+            hooks=ConsoleReporter().hooks(),  # print each step as it goes
         )
-        history = await agent.run(max_steps=15)
-    print("done:", history.is_done(), "success:", history.is_successful())
-    print("result:", history.final_result())
-    print(f"{len(history.steps)} steps, {history.total_input_tokens()} input tokens")
+        history = await agent.run(max_steps=10)
+    # The reporter printed the answer; in code it is history.final_result().
+    return 0 if history.is_successful() else 1
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        sys.exit(asyncio.run(main()))
+    except BrowserAgentError as exc:  # a setup mistake (no API key, no browser): one line, no traceback
+        sys.exit(f"quickstart: {exc}")

@@ -1,33 +1,31 @@
 """Structured results: the agent answers with your pydantic model, and extraction follows a schema.
 
-    python examples/structured_extract.py                      # offline, scripted models
-    BROWSER_AGENT_MODEL=openai:gpt-4o-mini python examples/structured_extract.py
+    python examples/structured_extract.py                                        # offline, scripted models
+    BROWSER_AGENT_MODEL=openai:gpt-4o-mini python examples/structured_extract.py   # a real model
+    (BROWSER_AGENT_BASE_URL=http://127.0.0.1:8088/v1 with BROWSER_AGENT_MODEL=openai:local: a local server)
 
 ``Agent(..., output_model=Catalog)`` makes ``done`` take a ``Catalog`` (a reply that does not validate
 is sent back to the model) and ``history.structured_output()`` return it. ``extract_content`` with an
-``output_schema`` asks the extraction model for JSON that matches it. A small page is served on 127.0.0.1.
-Without BROWSER_AGENT_MODEL, scripted models stand in for the real ones, reading the page as they would.
+``output_schema`` asks the extraction model for JSON that matches it. A small page is served by the
+example on 127.0.0.1. Without BROWSER_AGENT_MODEL, scripted models stand in for the real ones, reading
+the page as they would.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-from tempfile import TemporaryDirectory
+import sys
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field
 
-from browser_agent import Agent, AgentSettings, BrowserConfig
-from browser_agent.cli.models import load_chat_model
-from browser_agent.testing import ScriptedChatModel
+from browser_agent import Agent, AgentSettings, BrowserAgentError, BrowserConfig
+from browser_agent.models import chat_model_from_env
+from browser_agent.testing import PageServer, ScriptedChatModel
 
 PAGE = """<!doctype html><html><head><title>Mugs</title></head><body><h1>Mugs</h1><ul>
 <li>Blue mug <b>12.50</b> EUR</li><li>Red mug <b>9.90</b> EUR</li><li>Green mug <b>14.00</b> EUR</li>
@@ -48,7 +46,7 @@ def _brain(goal: str) -> dict[str, str]:
     return {"evaluation_previous_goal": "Success", "memory": goal, "next_goal": goal}
 
 
-def scripted_agent(url: str):
+def scripted_agent(url: str) -> Callable[[list[BaseMessage]], dict[str, Any]]:
     """Open the page, extract the mugs with a schema, answer with a Catalog built from the extraction."""
 
     def policy(messages: list[BaseMessage]) -> dict[str, Any]:
@@ -81,38 +79,29 @@ def scripted_extractor(messages: list[BaseMessage]) -> str:
     return json.dumps({"mugs": [{"name": n, "price_eur": float(p)} for n, p in found]})
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        return
-
-
-async def main() -> None:
-    with TemporaryDirectory() as folder:
-        Path(folder, "mugs.html").write_text(PAGE)
-        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=folder))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_address[1]}/mugs.html"
-        spec = os.environ.get("BROWSER_AGENT_MODEL")
-        llm = load_chat_model(spec) if spec else ScriptedChatModel(policy=scripted_agent(url))
-        extractor = load_chat_model(spec) if spec else ScriptedChatModel(policy=scripted_extractor)
-        try:
-            agent = Agent(
-                f"List the mugs on {url} with their prices and name the cheapest one.",
-                llm,
-                browser=BrowserConfig(block_external_network=True),
-                settings=AgentSettings(page_extraction_llm=extractor),
-                output_model=Catalog,
-            )
-            history = await agent.run(max_steps=6)
-        finally:
-            server.shutdown()
-    catalog = history.structured_output()
+async def main() -> int:
+    real = chat_model_from_env()
+    with PageServer({"/mugs.html": PAGE}) as site:
+        url = site.url("/mugs.html")
+        agent = Agent(
+            f"List the mugs on {url} with their prices and name the cheapest one.",
+            real or ScriptedChatModel(policy=scripted_agent(url)),
+            browser=BrowserConfig(allowed_domains=("http://127.0.0.1:*",)),
+            settings=AgentSettings(page_extraction_llm=real or ScriptedChatModel(policy=scripted_extractor)),
+            output_model=Catalog,
+        )
+        history = await agent.run(max_steps=6)
+    catalog = history.structured_output(Catalog)  # typed; without the argument, the agent's output_model
     print("done:", history.is_done())
     if catalog is not None:
         print("cheapest:", catalog.cheapest)
         print("mugs:", ", ".join(f"{m.name} {m.price_eur:.2f}" for m in catalog.mugs))
     print("tokens by role:", history.usage.model_dump())
+    return 0 if history.is_successful() else 1
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        sys.exit(asyncio.run(main()))
+    except BrowserAgentError as exc:  # a setup mistake (no API key, no browser): one line, no traceback
+        sys.exit(f"structured_extract: {exc}")

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
@@ -95,6 +97,7 @@ class Agent:
         self._stop_requested = False
         self.consecutive_failures = 0
         self.max_steps = 0
+        self._clock: tuple[float, float] | None = None  # (monotonic start, seconds of earlier runs)
 
     # -- control ---------------------------------------------------------------------------------
 
@@ -135,13 +138,18 @@ class Agent:
                 ``.history`` holds the run.
         """
         self.max_steps = max_steps
+        if self.history.started_at is None:
+            self.history.started_at = datetime.now(UTC)
+        self._clock = (time.monotonic(), self.history.duration_seconds or 0.0)
         try:
             await self._run(max_steps)
         finally:
+            self._stop_clock()
             await self.hooks.run_end(self, self.history)
         return self.history
 
     async def _run(self, max_steps: int) -> None:
+        runner: StepRunner | None = None
         try:
             async with self._session() as session:
                 self.history.allowed_domains = session.allowed_domains
@@ -154,14 +162,15 @@ class Agent:
                         self.secrets,
                         self._messages,
                         on_retry=lambda text: self.hooks.retry(self, text),
+                        on_phase=lambda number, phase: self.hooks.step_phase(self, number, phase),
                     )
                 )
-                first = await runner.initial_step()
-                if first is not None:
-                    self.history.append(first)
+                await self._initial_step(runner)
                 await self._loop(runner, session, max_steps)
         except (KeyboardInterrupt, asyncio.CancelledError):
             self.history.end_reason = "interrupted"
+            if runner is not None and runner.in_progress:  # the step Ctrl-C cut short is part of the run
+                await self._end_step(runner.interrupted())
             path = self._save_history()
             logger.warning("Interrupted; the history so far is saved to %s", path)
             raise
@@ -179,6 +188,17 @@ class Agent:
         elif self.settings.save_history_path is not None:
             self._save_history()
 
+    async def _initial_step(self, runner: StepRunner) -> None:
+        """Step 0: the actions run before the first step, when there are any."""
+        actions = runner.initial_actions()
+        if actions:
+            await self.hooks.step_start(self, 0)
+            await self._end_step(await runner.initial_step(actions))
+
+    async def _end_step(self, step: AgentStep) -> None:
+        self.history.append(step)
+        await self.hooks.step_end(self, step)
+
     async def _loop(self, runner: StepRunner, session: BrowserSession, max_steps: int) -> None:
         plan: tuple[str, TokenUsage] | None = None
         for number in range(1, max_steps + 1):
@@ -187,9 +207,8 @@ class Agent:
                 return
             await self.hooks.step_start(self, number)
             step = await self._bounded_step(runner, session, number, max_steps, plan)
-            self.history.append(step)
             self._count_outcome(step)
-            await self.hooks.step_end(self, step)
+            await self._end_step(step)
             if self.history.is_done():
                 self.history.end_reason = "done"
                 return
@@ -295,8 +314,16 @@ class Agent:
                 self.session = None
 
     def _save_history(self) -> Path:
+        self._stop_clock()  # a saved run says how long it took
         path = self.settings.save_history_path or Path("browser_agent_history.json")
         return self.history.save(path)
+
+    def _stop_clock(self) -> None:
+        """Record the run's wall time in the history, once per run (at its save, or at its end)."""
+        if self._clock is not None:
+            started, earlier = self._clock
+            self.history.duration_seconds = earlier + time.monotonic() - started
+            self._clock = None
 
     @property
     def sensitive_data(self) -> Secrets:

@@ -1,4 +1,4 @@
-"""Callbacks an application can run at the start and end of each step, on retries, and at the end."""
+"""Callbacks an application can run at the start, phases and end of each step, on retries, and at the end."""
 
 from __future__ import annotations
 
@@ -6,14 +6,25 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from browser_agent.record import AgentHistory, AgentStep
 
-__all__ = ["AgentHooks"]
+__all__ = ["PHASE_WORDS", "AgentHooks", "StepPhase"]
+
+StepPhase = Literal["observe", "decide", "act"]
+"""The phases of a step: read the page, ask the model, run the actions."""
+
+PHASE_WORDS: dict[StepPhase, str] = {
+    "observe": "reading the page",
+    "decide": "waiting for the model",
+    "act": "running the actions",
+}
+"""Each phase in words, as progress output and an interrupted step's error say it."""
 
 # The first argument is the running ``Agent``; typed loosely so this module need not import the loop.
 StartHook = Callable[[Any, int], Awaitable[None] | None]
+PhaseHook = Callable[[Any, int, StepPhase], Awaitable[None] | None]
 EndHook = Callable[[Any, AgentStep], Awaitable[None] | None]
 RetryHook = Callable[[Any, str], Awaitable[None] | None]
 RunEndHook = Callable[[Any, AgentHistory], Awaitable[None] | None]
@@ -32,18 +43,27 @@ async def _call(hook: Callable[..., Any] | None, *args: Any) -> None:
 class AgentHooks:
     """Sync or async callbacks, each given the running ``Agent`` first.
 
-    ``on_step_start(agent, step_number)``, ``on_step_end(agent, step)``, ``on_retry(agent, message)``
-    (a provider call failed and is retried: said while the wait runs) and ``on_run_end(agent, history)``
-    (also when the run fails). ``ConsoleReporter().hooks()`` fills them to print the run.
+    ``on_step_start(agent, step_number)``; ``on_step_phase(agent, step_number, phase)`` as the step
+    moves to ``"observe"`` (reading the page), ``"decide"`` (the model is asked: the long wait with a
+    slow model) and ``"act"``; ``on_step_end(agent, step)``; ``on_retry(agent, message)`` (a provider
+    call failed and is retried: said while the wait runs) and ``on_run_end(agent, history)`` (also when
+    the run fails or is interrupted). Step 0, the actions run before the first step (``initial_actions``
+    or the task's address), has a start, an ``act`` phase and an end too. A step cut short by Ctrl-C
+    still ends: ``on_step_end`` gets it, failed, before ``on_run_end``. ``ConsoleReporter().hooks()``
+    fills them to print the run.
     """
 
     on_step_start: StartHook | None = None
     on_step_end: EndHook | None = None
     on_retry: RetryHook | None = None
     on_run_end: RunEndHook | None = None
+    on_step_phase: PhaseHook | None = None  # last: the fields before it keep their positions
 
     async def step_start(self, agent: Any, number: int) -> None:
         await _call(self.on_step_start, agent, number)
+
+    async def step_phase(self, agent: Any, number: int, phase: StepPhase) -> None:
+        await _call(self.on_step_phase, agent, number, phase)
 
     async def step_end(self, agent: Any, step: AgentStep) -> None:
         await _call(self.on_step_end, agent, step)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
 from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
 from browser_agent.agent.settings import AgentSettings
 from browser_agent.agent.task_url import task_url
@@ -54,6 +55,7 @@ class StepDeps:
     secrets: Secrets
     messages: Conversation
     on_retry: Callable[[str], None] | None = None
+    on_phase: Callable[[int, StepPhase], Awaitable[None]] | None = None
 
 
 def _now() -> float:
@@ -68,35 +70,42 @@ class StepRunner:
         self._output_models: dict[tuple[type[Any], ...], type[AgentOutput]] = {}
         self._current: AgentStep | None = None
         self._started = 0.0
+        self._phase: StepPhase | None = None
         self.method: Method = deps.settings.tool_calling_method
         self._loops = LoopWatch()
         self._warnings: list[str] = []
         # Set when the model's server cannot be reached: the loop ends the run instead of stepping on.
         self.unreachable: ProviderUnreachableError | None = None
 
-    async def initial_step(self) -> AgentStep | None:
-        """Run ``settings.initial_actions`` without the model, as step 0 (``None`` when there are none).
-
-        Without them, a task that names one web address opens it (``settings.open_task_url``).
-        """
+    def initial_actions(self) -> list[dict[str, Any]]:
+        """What step 0 runs before the first step: ``settings.initial_actions``, or, without them, the
+        opening of the one web address the task names (``settings.open_task_url``); often nothing."""
         settings = self.deps.settings
-        raw = settings.initial_actions
         fence = self.deps.session.allowed_domains
-        url = task_url(self.deps.messages.task, fence) if settings.open_task_url and not raw else None
-        if url is not None:
-            raw = [{"action": "go_to_url", "url": url}]
-        if not raw:
-            return None
+        url = task_url(self.deps.messages.task, fence) if settings.open_task_url else None
+        if settings.initial_actions or url is None:
+            return list(settings.initial_actions)
+        return [{"action": "go_to_url", "url": url}]
+
+    async def initial_step(self, raw: list[dict[str, Any]]) -> AgentStep:
+        """Run ``raw`` (``initial_actions()``) without the model, as step 0."""
         controller = self.deps.controller
         actions = [controller.parse_action(a) for a in raw]
         step = self._begin(0, None)
+        await self._enter(step, "observe")
         state = await self.deps.session.state(redact=self._redactor())
         step.url, step.title = state.url, state.title
         step.model_output = StepOutput(
             action=[ActionCall.model_validate(a.model_dump(mode="json")) for a in actions]
         )
+        await self._enter(step, "act")
         self._record_results(step, await self._act(actions))
         return self._finish(step)
+
+    @property
+    def in_progress(self) -> bool:
+        """Whether a step has begun and not finished (what an interruption cuts short)."""
+        return self._current is not None
 
     async def step(
         self, number: int, max_steps: int, plan: str | None, plan_usage: TokenUsage | None = None
@@ -106,6 +115,7 @@ class StepRunner:
         if plan_usage is not None:
             step.planner_usage = plan_usage
         settings = self.deps.settings
+        await self._enter(step, "observe")
         try:
             state = await self.deps.session.state(
                 screenshot=settings.use_vision or settings.record_screenshots,
@@ -120,11 +130,13 @@ class StepRunner:
         step.timings.state_ms = self._elapsed_ms()
         self._keep_screenshot(step, state)
         vision = state.screenshot_b64 if settings.use_vision else None
+        await self._enter(step, "decide")
         reply = await self._decide(step, state, vision, (number, max_steps), plan)
         step.timings.model_ms = self._elapsed_ms() - step.timings.state_ms
         if reply is not None:
             step.model_output = StepOutput.model_validate(reply.parsed.model_dump(mode="json"))
             if not self._repeats_itself(step, state):
+                await self._enter(step, "act")
                 self._record_results(step, await self._act(reply.parsed.action))
         return self._finish(step)
 
@@ -148,23 +160,36 @@ class StepRunner:
             jpeg_b64=state.screenshot_b64, width=size["width"], height=size["height"]
         )
 
-    def abandon(self, message: str) -> AgentStep:
-        """End the step in progress as failed with ``message`` (it ran out of time)."""
+    def abandon(self, message: str, unfinished: str = "the step ran out of time") -> AgentStep:
+        """End the step in progress as failed with ``message`` (it ran out of time, or was interrupted);
+        its actions that have no result yet are marked ``not finished: {unfinished}``."""
         step = self._current or self._begin(0, None)
         step.error = message
+        if self._phase == "decide":  # cut off while the model answered: that time is the model's
+            step.timings.model_ms = max(0.0, self._elapsed_ms() - step.timings.state_ms)
         if step.model_output and not step.results:
-            step.results = [
-                ActionResult(action=a.name, error="not finished: the step ran out of time")
-                for a in step.actions
-            ]
+            missing = f"not finished: {unfinished}"
+            step.results = [ActionResult(action=a.name, error=missing) for a in step.actions]
         return self._finish(step)
+
+    def interrupted(self) -> AgentStep:
+        """End the step in progress as cut short by Ctrl-C (or a cancellation), saying in which phase."""
+        doing = PHASE_WORDS[self._phase] if self._phase is not None else "starting"
+        return self.abandon(f"Interrupted while {doing}.", unfinished="the run was interrupted")
 
     # -- phases ----------------------------------------------------------------------------------
 
     def _begin(self, number: int, plan: str | None) -> AgentStep:
         self._current = AgentStep(step=number, plan=plan)
         self._started = _now()
+        self._phase = None
         return self._current
+
+    async def _enter(self, step: AgentStep, phase: StepPhase) -> None:
+        """Move ``step`` to ``phase``, telling ``on_phase`` (progress output starts its spinner there)."""
+        self._phase = phase
+        if self.deps.on_phase is not None:
+            await self.deps.on_phase(step.step, phase)
 
     def _elapsed_ms(self) -> float:
         return (_now() - self._started) * 1000
@@ -284,7 +309,7 @@ class StepRunner:
         step.timings.actions_ms = max(
             0.0, step.timings.total_ms - step.timings.state_ms - step.timings.model_ms
         )
-        self._current = None
+        self._current, self._phase = None, None
         # The screenshot was masked when taken; its base64 text is not redacted (that would corrupt it).
         shot = step.screenshot
         step = AgentStep.model_validate(self.deps.secrets.redact_obj(step.model_dump(exclude={"screenshot"})))

@@ -121,11 +121,11 @@ class ModelOptions:
         """A function building the chat model where it is called (a Ray worker reads its own keys)."""
         from functools import partial
 
-        from browser_agent.cli.models import load_chat_model
+        from browser_agent.models import chat_model
 
         if self.spec is None:
             raise UserError("No --model given; name one, e.g. --model openai:gpt-4o.")
-        return partial(load_chat_model, self.spec, base_url=self.base_url, api_key_env=self.api_key_env)
+        return partial(chat_model, self.spec, base_url=self.base_url, api_key_env=self.api_key_env)
 
     def load_planner(self) -> BaseChatModel | None:
         """The chat model of ``--planner-model`` (same server and key flags), or None."""

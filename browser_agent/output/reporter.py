@@ -4,8 +4,11 @@ Turn it on from Python with one line::
 
     Agent(task, llm, hooks=ConsoleReporter().hooks())
 
-``mode="json"`` prints one JSON object per line instead (``{"event": "step" | "retry" | "end", ...}``),
-``mode="quiet"`` only the final result. Everything printed comes from the (already redacted) history.
+On a terminal, a transient line shows the step running, what it waits for and its seconds so far
+(``output/spinner.py``). Step 0 (the actions run before the first step) is printed like the others, and
+the summary counts what was printed, with the run's wall time. ``mode="json"`` prints one JSON object
+per line instead (``{"event": "step" | "retry" | "end", ...}``), ``mode="quiet"`` only the final result.
+Everything printed comes from the (already redacted) history.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from browser_agent.agent.hooks import AgentHooks
+from browser_agent.agent.hooks import PHASE_WORDS, AgentHooks, StepPhase
 from browser_agent.output.console import make_console
+from browser_agent.output.spinner import StepSpinner
 from browser_agent.record import AgentHistory, AgentStep, describe_call, describe_outcome
 
 __all__ = ["ConsoleReporter", "Mode"]
@@ -42,10 +46,15 @@ class ConsoleReporter:
         self.console = console or make_console(file)
         self.mode = mode
         self._file = file
+        self._spinner = StepSpinner(self.console)
+        self._running: str | None = None  # the title of the step under way ("Step 3/20")
 
     def hooks(self) -> AgentHooks:
-        """Hooks that print each step, each retry and the summary (also when the run fails)."""
+        """Hooks that show each step as it runs, print it, each retry and the summary (also when the run
+        fails or is interrupted)."""
         return AgentHooks(
+            on_step_start=lambda agent, number: self.step_started(number, getattr(agent, "max_steps", None)),
+            on_step_phase=lambda _agent, number, phase: self.phase(number, phase),
             on_step_end=lambda agent, step: self.step(step, getattr(agent, "max_steps", None)),
             on_retry=lambda _agent, message: self.retry(message),
             on_run_end=lambda _agent, history: self.run_summary(history),
@@ -53,7 +62,25 @@ class ConsoleReporter:
 
     # -- events ----------------------------------------------------------------------------------
 
+    def step_started(self, number: int, max_steps: int | None = None) -> None:
+        """A step began: on a terminal, show it running until it ends (text mode only)."""
+        if self.mode != "text":
+            return
+        self._running = _title(number, max_steps)
+        self._spinner.show(f"{self._running} · starting", restart=True)
+
+    def phase(self, number: int, phase: StepPhase) -> None:
+        """The running step moved on: say what it waits for now (the model, most of the time)."""
+        if self.mode != "text":
+            return
+        restart = self._running is None
+        if self._running is None:
+            self._running = _title(number, None)
+        self._spinner.show(f"{self._running} · {PHASE_WORDS[phase]}", restart=restart)
+
     def step(self, step: AgentStep, max_steps: int | None = None) -> None:
+        self._spinner.clear()
+        self._running = None
         if self.mode == "json":
             self._json(_step_event(step, max_steps))
         elif self.mode == "text":
@@ -66,6 +93,8 @@ class ConsoleReporter:
             self.console.print(f"  [yellow]retry:[/] {escape(message)}")
 
     def run_summary(self, history: AgentHistory) -> None:
+        self._spinner.clear()
+        self._running = None
         if self.mode == "json":
             self._json(_end_event(history))
         elif self.mode == "quiet":
@@ -77,16 +106,7 @@ class ConsoleReporter:
     # -- text ------------------------------------------------------------------------------------
 
     def _step_text(self, step: AgentStep, max_steps: int | None) -> None:
-        of = f"/{max_steps}" if max_steps else ""
-        seconds = step.timings.total_ms / 1000
-        tokens = f"{step.usage.input_tokens:,}+{step.usage.output_tokens:,} tokens"
-        if step.usage.cached_input_tokens:
-            tokens += f" ({step.usage.cached_input_tokens:,} cached)"
-        model = step.timings.model_ms / 1000
-        self.console.print(
-            f"[bold cyan]Step {step.step}{of}[/] [dim]{seconds:.1f} s (model {model:.1f} s)"
-            f" · {tokens} · {escape(step.url)}[/]"
-        )
+        self.console.print(f"[bold cyan]{escape(_title(step.step, max_steps))}[/] [dim]{_facts(step)}[/]")
         if step.next_goal:
             self.console.print(f"  [dim]goal:[/] {escape(step.next_goal)}")
         if step.corrections:
@@ -107,7 +127,7 @@ class ConsoleReporter:
             "steps",
             "ended by",
             "success",
-            "seconds",
+            "seconds (model)",
             "tokens in (cached)",
             "tokens out",
             "errors",
@@ -115,11 +135,12 @@ class ConsoleReporter:
             table.add_column(column)
         success = {True: "yes", False: "no", None: "not done"}[history.is_successful()]
         errors = history.error_count()
+        model_seconds = sum(s.timings.model_ms for s in history.steps) / 1000
         table.add_row(
-            str(len(history.steps)),
+            _steps_cell(history),
             history.end_reason or "-",
             success,
-            f"{history.total_duration_seconds():.1f}",
+            f"{history.total_duration_seconds():.1f} ({model_seconds:.1f})",
             f"{usage.total.input_tokens:,} ({usage.total.cached_input_tokens:,})",
             f"{usage.total.output_tokens:,}",
             str(errors),
@@ -138,6 +159,32 @@ class ConsoleReporter:
 
     def _json(self, event: dict[str, Any]) -> None:
         print(json.dumps(event, ensure_ascii=False), file=self._file or self.console.file, flush=True)
+
+
+def _title(number: int, max_steps: int | None) -> str:
+    """``Step 3/20``; ``Step 0 (before the first step)`` for the actions run before the model's steps."""
+    if number == 0:
+        return "Step 0 (before the first step)"
+    return f"Step {number}/{max_steps}" if max_steps else f"Step {number}"
+
+
+def _facts(step: AgentStep) -> str:
+    """Seconds, model seconds, tokens and page of a step; step 0 has no model and starts on no page."""
+    seconds = step.timings.total_ms / 1000
+    if step.step == 0:
+        shown = step.url not in ("", "about:blank")
+        return f"{seconds:.1f} s" + (f" · {escape(step.url)}" if shown else "")
+    tokens = f"{step.usage.input_tokens:,}+{step.usage.output_tokens:,} tokens"
+    if step.usage.cached_input_tokens:
+        tokens += f" ({step.usage.cached_input_tokens:,} cached)"
+    model = step.timings.model_ms / 1000
+    return f"{seconds:.1f} s (model {model:.1f} s) · {tokens} · {escape(step.url)}"
+
+
+def _steps_cell(history: AgentHistory) -> str:
+    """The steps printed: the model's steps, and step 0 when actions ran before them."""
+    numbered = sum(1 for s in history.steps if s.step > 0)
+    return f"{numbered} + step 0" if any(s.step == 0 for s in history.steps) else str(numbered)
 
 
 def _step_event(step: AgentStep, max_steps: int | None) -> dict[str, Any]:

@@ -7,10 +7,11 @@ placeholders, because the agent redacts each step before it is recorded.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
 from browser_agent.controller.models import ActionResult
 from browser_agent.errors import UserError
@@ -25,6 +26,7 @@ __all__ = ["AgentHistory", "EndReason", "RunUsage"]
 FORMAT_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
 _RENAMED_ACTIONS = {"search": "search_web"}  # old name -> new, for histories saved before the rename
+_CLOCK_FIELDS = ("started_at", "duration_seconds")  # added later: left out while unknown
 T = TypeVar("T", bound=BaseModel)
 EndReason = Literal["done", "max_steps", "max_failures", "stopped", "interrupted", "error"]
 
@@ -66,6 +68,22 @@ class AgentHistory(BaseModel):
         default=None,
         description="The domain fence the run was made under (None: none); replay applies it by default.",
     )
+    # The run's own clock; histories saved before it was kept lack both (the steps' times stand in).
+    started_at: datetime | None = Field(default=None, description="When the run started (UTC).")
+    duration_seconds: float | None = Field(
+        default=None,
+        description="The run's wall time: from its start (the browser's launch included) to its end, "
+        "also when it was interrupted; None while it runs.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_unknown_clock(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A history loaded from a file made before the run's clock was kept is saved as it was."""
+        data: dict[str, Any] = handler(self)
+        for name in _CLOCK_FIELDS:
+            if name in data and data[name] is None:
+                del data[name]
+        return data
 
     def append(self, step: AgentStep) -> None:
         self.steps.append(step)
@@ -156,6 +174,14 @@ class AgentHistory(BaseModel):
         return self.usage.total.output_tokens
 
     def total_duration_seconds(self) -> float:
+        """How long the run took: its wall time once it ended; else (while it runs, or for a history
+        saved before the run's time was kept) the sum of its steps' times."""
+        if self.duration_seconds is not None:
+            return self.duration_seconds
+        return self.steps_duration_seconds()
+
+    def steps_duration_seconds(self) -> float:
+        """The sum of the recorded steps' times (no browser start, no time between steps)."""
         return sum(s.timings.total_ms for s in self.steps) / 1000
 
     def save(self, path: str | Path) -> Path:

@@ -290,8 +290,9 @@ def test_run_with_a_local_openai_server_writes_report_gif_history_and_json_lines
         request = fake.requests[0]
     assert done.returncode == 0, done.stderr[-3000:]
     events = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [e["event"] for e in events] == ["step", "end"], events
-    assert events[0]["step"] == 1 and events[0]["max_steps"] == 30 and events[-1]["steps"] == 2
+    assert [e["event"] for e in events] == ["step", "step", "end"], events  # step 0 opened --start-url
+    assert events[0]["step"] == 0 and events[0]["actions"][0]["action"] == "go_to_url"
+    assert events[1]["step"] == 1 and events[1]["max_steps"] == 30 and events[-1]["steps"] == 2
     assert events[-1]["success"] is True and events[-1]["usage"]["agent"]["input_tokens"] == 1200
     assert json.loads(events[-1]["result"]) == {"code": "XK-42"}
     assert "XK-42" in json.dumps(request["messages"]), "the start URL was opened before the first step"
@@ -369,14 +370,14 @@ def test_unreachable_browser_is_one_line_with_exit_2(flag: str, capsys: pytest.C
 
 
 def test_ollama_and_openai_take_a_base_url_and_a_key_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    from browser_agent.cli.models import load_chat_model
+    from browser_agent.models import chat_model
 
     pytest.importorskip("langchain_ollama")
-    ollama = load_chat_model("ollama:qwen3", base_url="http://127.0.0.1:11434")
+    ollama = chat_model("ollama:qwen3", base_url="http://127.0.0.1:11434")
     assert ollama.base_url == "http://127.0.0.1:11434"  # type: ignore[attr-defined]
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("MY_KEY", "sk-from-my-var")
-    openai = load_chat_model("openai:m", base_url="http://127.0.0.1:8080/v1", api_key_env="MY_KEY")
+    openai = chat_model("openai:m", base_url="http://127.0.0.1:8080/v1", api_key_env="MY_KEY")
     assert openai.openai_api_key.get_secret_value() == "sk-from-my-var"  # type: ignore[attr-defined]
     assert openai.max_retries == 0, "we retry (and say so), not the SDK"  # type: ignore[attr-defined]
 

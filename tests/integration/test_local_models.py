@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentRunError, AgentSettings, BrowserSession, Controller
 from browser_agent.agent.conversation import page_of_state
-from browser_agent.cli.models import load_chat_model
+from browser_agent.models import chat_model
 from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.fake_openai import Cut, FakeOpenAI
 from tests.support.server import LocalServer
@@ -37,7 +37,7 @@ def answers(server: LocalServer) -> list[dict[str, Any]]:
 
 
 def local_llm(fake: FakeOpenAI) -> Any:
-    return load_chat_model("openai:local", base_url=fake.base_url, api_key="local", max_retries=0)
+    return chat_model("openai:local", base_url=fake.base_url, api_key="local", max_retries=0)
 
 
 async def test_json_schema_requests_carry_a_schema_the_server_decodes_to(

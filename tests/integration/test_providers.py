@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from browser_agent import Agent, AgentSettings, BrowserSession, UserError
-from browser_agent.cli.models import load_chat_model
+from browser_agent.models import chat_model
 from tests.support.fake_openai import FakeOpenAI
 
 pytest.importorskip("langchain_openai")
@@ -25,7 +25,7 @@ async def test_openai_tool_calling_with_retry_on_429(session: BrowserSession, se
         {"current_state": _brain("report"), "action": [{"action": "done", "text": "XK-42", "success": True}]},
     ]
     with FakeOpenAI(answers) as fake:
-        llm = load_chat_model("openai:gpt-4o-mini", base_url=fake.base_url, api_key="sk-test", max_retries=0)
+        llm = chat_model("openai:gpt-4o-mini", base_url=fake.base_url, api_key="sk-test", max_retries=0)
         settings = AgentSettings(retry_initial_wait_s=0.01, retry_max_wait_s=0.02)
         history = await Agent("Read the code", llm, browser=session, settings=settings).run(max_steps=3)
     assert history.final_result() == "XK-42"
@@ -38,26 +38,26 @@ async def test_openai_tool_calling_with_retry_on_429(session: BrowserSession, se
 
 def test_unknown_provider_and_missing_name_are_user_errors() -> None:
     with pytest.raises(UserError, match="PROVIDER:NAME"):
-        load_chat_model("nope:model")
+        chat_model("nope:model")
     with pytest.raises(UserError, match="PROVIDER:NAME"):
-        load_chat_model("openai")
+        chat_model("openai")
 
 
 @pytest.mark.parametrize("spec", ["anthropic:claude-sonnet-4-5", "ollama:llama3.1"])
 def test_other_providers_build_their_chat_model(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("langchain_" + spec.split(":")[0])
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    llm = load_chat_model(spec)
+    llm = chat_model(spec)
     assert spec.split(":")[1] in repr(llm)
     llm.bind_tools([{"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}])
 
 
 def test_missing_provider_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    import browser_agent.cli.models as models
+    import browser_agent.models as models
 
     def fail(name: str) -> None:
         raise ImportError(name)
 
     monkeypatch.setattr(models.importlib, "import_module", fail)
     with pytest.raises(UserError, match=r"pip install 'pw-browser-agent\[anthropic\]'"):
-        load_chat_model("anthropic:claude-sonnet-4-5")
+        chat_model("anthropic:claude-sonnet-4-5")

@@ -51,6 +51,7 @@ ALLOWED: dict[str, set[str]] = {
     "output": {"agent", "record", "playback", "batch", "errors", "extras"},
     "cli": {
         "defaults",
+        "models",
         "agent",
         "record",
         "playback",
@@ -80,6 +81,7 @@ ALLOWED: dict[str, set[str]] = {
         "sensitive",
         "testing",
     },
+    "models": {"llm", "extras", "errors"},  # chat models from PROVIDER:NAME, for the CLI and scripts
     "__main__": {"cli"},
     "__init__": {
         "defaults",

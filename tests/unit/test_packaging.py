@@ -1,4 +1,5 @@
-"""The package installs like one: the wheel holds the type marker, the page scripts and the prompts."""
+"""The package installs like one: the wheel holds the type marker, the page scripts and the prompts; the
+source distribution the examples; the version is the distribution's."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
+import browser_agent
 from browser_agent.errors import UserError
 from browser_agent.extras import DISTRIBUTION, install_hint, require
 
@@ -102,3 +106,40 @@ def test_every_install_hint_names_our_distribution() -> None:
     wrong = [hint for hint in hints if hint[1] not in (DISTRIBUTION, ".")]
     assert not wrong, f"install hints must name {DISTRIBUTION} (or `-e '.[extra]'` from a clone): {wrong}"
     assert install_hint("mcp") == f"pip install '{DISTRIBUTION}[mcp]'"
+
+
+@pytest.mark.timeout(120)
+def test_the_source_distribution_holds_the_examples(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    for folder in ("browser_agent", "examples", "docs"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
+        shutil.copy(ROOT / name, source / name)
+    built = subprocess.run(
+        [sys.executable, "-c", "from setuptools import build_meta; print(build_meta.build_sdist('dist'))"],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        timeout=110,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr[-3000:]
+    archive = source / "dist" / built.stdout.strip().splitlines()[-1]
+    with tarfile.open(archive) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    examples = {f"examples/{path.name}" for path in (ROOT / "examples").glob("*.py")}
+    assert examples and examples <= names, sorted(examples - names)
+    assert "docs/DESIGN.md" in names and "browser_agent/py.typed" in names
+    assert not any("__pycache__" in name for name in names)
+
+
+def test_the_version_is_the_installed_distributions() -> None:
+    assert browser_agent.__version__ == metadata.version(DISTRIBUTION) != "0+unknown"
+    shown = subprocess.run(
+        [sys.executable, "-m", "browser_agent", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert shown.stdout.strip() == f"browser-agent {browser_agent.__version__}", shown

@@ -13,10 +13,10 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 from browser_agent import UserError
-from browser_agent.cli.models import load_chat_model
 from browser_agent.llm import PromptShape, TokenUsage, ask_structured, usage_of
 from browser_agent.llm.methods import prepare
 from browser_agent.llm.providers import PROVIDERS, HostedApi, Provider, UsageShape, provider_of
+from browser_agent.models import chat_model
 from browser_agent.testing import ScriptedChatModel
 
 
@@ -70,17 +70,17 @@ def stand_in(monkeypatch: pytest.MonkeyPatch) -> Provider:
 def test_the_cli_builds_a_new_providers_model_from_its_row(
     stand_in: Provider, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    llm = load_chat_model("standin:tiny-1")
+    llm = chat_model("standin:tiny-1")
     assert isinstance(llm, StandInChat)
     assert (llm.model, llm.tries, llm.timeout, llm.api_key) == ("tiny-1", 0, 120, None)
     assert provider_of(llm) is stand_in
     monkeypatch.setenv("OTHER_KEY", "sk-other")
-    assert load_chat_model("standin:tiny-1", api_key_env="OTHER_KEY").api_key == "sk-other"
+    assert chat_model("standin:tiny-1", api_key_env="OTHER_KEY").api_key == "sk-other"
     monkeypatch.delenv("STANDIN_API_KEY")
     with pytest.raises(UserError, match="export STANDIN_API_KEY="):
-        load_chat_model("standin:tiny-1")
+        chat_model("standin:tiny-1")
     with pytest.raises(UserError, match="standin:MODEL"):
-        load_chat_model("nope:tiny-1")
+        chat_model("nope:tiny-1")
 
 
 def test_without_its_row_the_stand_in_is_no_provider() -> None:
@@ -88,7 +88,7 @@ def test_without_its_row_the_stand_in_is_no_provider() -> None:
     assert provider_of(StandInChat()) is None
     assert usage_of(_reply({}, **{"in": 30, "out": 4, "hit": 20})) == TokenUsage()
     with pytest.raises(UserError, match="PROVIDER:NAME"):
-        load_chat_model("standin:tiny-1")
+        chat_model("standin:tiny-1")
 
 
 async def test_a_new_row_sets_how_the_schema_is_passed_the_usage_the_cut_and_the_cache_points(
@@ -158,7 +158,7 @@ def test_a_row_that_names_a_cut_error_needs_the_cut_marker() -> None:
 def test_the_rows_import_no_provider_package() -> None:
     """The provider packages are optional extras: reading the rows must not need them."""
     code = (
-        "import sys, browser_agent.llm, browser_agent.cli.models\n"
+        "import sys, browser_agent.llm, browser_agent.models\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & "
         "{'langchain_openai', 'langchain_anthropic', 'langchain_ollama', 'openai', 'anthropic', 'ollama'}))"
     )

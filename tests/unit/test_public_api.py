@@ -64,6 +64,7 @@ def test_no_private_or_module_leaks() -> None:
         "cli",
         "demo",
         "mcp",
+        "models",
         "output",
         "record",
         "playback",

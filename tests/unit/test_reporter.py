@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from rich.console import Console
 
@@ -106,3 +107,86 @@ def test_the_html_report_says_what_the_provider_served_from_its_cache() -> None:
     html = render_html(_history())
     assert "Tokens (agent)</td><td>2,500 in / 70 out (1,100 in from the provider's cache)" in html
     assert "1,300 in / 30 out (1,100 in from the provider" in html
+
+
+def _plain(text: str) -> str:
+    """``text`` without the terminal's control sequences."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+
+
+def _terminal() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=300, force_terminal=True, no_color=True), out
+
+
+def _opened() -> AgentStep:
+    return AgentStep(
+        step=0,
+        url="about:blank",
+        model_output={"action": [{"action": "go_to_url", "url": "http://127.0.0.1:8000/shop"}]},
+        results=[{"action": "go_to_url", "extracted_content": "Opened http://127.0.0.1:8000/shop"}],
+        timings=StepTimings(total_ms=400),
+    )
+
+
+def test_a_terminal_shows_the_running_step_until_it_ends() -> None:
+    console, out = _terminal()
+    reporter = ConsoleReporter(console)
+    reporter.step_started(1, 5)
+    reporter.phase(1, "decide")
+    running = out.getvalue()
+    assert "Step 1/5 · waiting for the model · 0 s" in running, running
+    reporter.retry("retrying in 1.0 s")
+    reporter.step(_history().steps[0], max_steps=5)
+    text = out.getvalue()
+    # the retry line goes above the spinner line; the step's block replaces it (erased: cursor up, clear)
+    assert text.index("retry: retrying in") > text.index("waiting for the model")
+    after = _plain(text[text.rindex("\x1b[2K") :])
+    assert after.startswith("Step 1/5 2.5 s (model 2.0 s)") and "waiting" not in after, after
+    assert not reporter._spinner.showing
+
+
+def test_piped_json_and_quiet_output_never_shows_the_running_step() -> None:
+    console, out = _console()  # not a terminal
+    reporter = ConsoleReporter(console)
+    reporter.step_started(1, 5)
+    reporter.phase(1, "decide")
+    assert out.getvalue() == "" and not reporter._spinner.showing
+    for mode in ("json", "quiet"):
+        console, out = _terminal()
+        reporter = ConsoleReporter(console, mode=mode)  # type: ignore[arg-type]
+        reporter.step_started(1, 5)
+        reporter.phase(1, "decide")
+        reporter.step(_history().steps[0], max_steps=5)
+        lines = out.getvalue().splitlines()
+        assert "waiting" not in out.getvalue(), mode
+        assert all(json.loads(line)["event"] == "step" for line in lines) if mode == "json" else lines == []
+
+
+def test_step_0_is_printed_as_what_it_is_and_the_summary_counts_it() -> None:
+    console, out = _console()
+    reporter = ConsoleReporter(console)
+    history = _history()
+    history.steps.insert(0, _opened())
+    for step in history.steps:
+        reporter.step(step, max_steps=5)
+    reporter.run_summary(history)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Step 0 (before the first step) 0.4 s", lines[0]
+    expected = "  go_to_url(url='http://127.0.0.1:8000/shop') → Opened http://127.0.0.1:8000/shop"
+    assert lines[1] == expected, lines[1]
+    summary = next(line for line in lines if "2 + step 0" in line)
+    assert "3.9 (2.9)" in summary, summary  # no clock recorded: the steps' seconds (model seconds)
+
+
+def test_the_summary_gives_the_runs_wall_time_when_it_was_recorded() -> None:
+    console, out = _console()
+    history = _history()
+    history.duration_seconds = 9.25
+    ConsoleReporter(console).run_summary(history)
+    assert "9.2 (2.9)" in out.getvalue() or "9.3 (2.9)" in out.getvalue(), out.getvalue()
+    assert history.total_duration_seconds() == 9.25 and history.steps_duration_seconds() == 3.5
+    json_console, json_out = _console()
+    ConsoleReporter(json_console, mode="json").run_summary(history)
+    events = [json.loads(line) for line in json_out.getvalue().splitlines()]
+    assert events[0]["seconds"] == 9.25

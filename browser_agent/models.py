@@ -1,10 +1,17 @@
-"""Build a chat model from ``PROVIDER:NAME`` through the optional langchain provider packages.
+"""A chat model from ``PROVIDER:NAME``, as ``browser-agent run --model`` builds it: for scripts and examples.
 
-The providers are the rows of ``browser_agent.llm.providers.PROVIDERS``: a row names the package, the
-chat class, the extra that installs it, and the API key variable.
+::
 
-The provider's own SDK retries are turned off (``max_retries=0``): browser_agent retries transient
-failures itself and says so while it waits, instead of leaving the user with a silent half minute.
+    from browser_agent.models import chat_model, chat_model_from_env
+
+    llm = chat_model("openai:gpt-4o-mini")                                  # reads OPENAI_API_KEY
+    llm = chat_model("openai:local", base_url="http://127.0.0.1:8088/v1")    # a local server: no key
+    llm = chat_model_from_env() or ScriptedChatModel(policy=...)            # BROWSER_AGENT_MODEL, if set
+
+The providers are the rows of ``browser_agent.llm.providers.PROVIDERS`` (``openai``, ``anthropic``,
+``ollama``); each needs its extra installed (``pip install 'pw-browser-agent[openai]'``). The provider's
+own SDK retries are turned off (``max_retries=0``): browser_agent retries transient failures itself and
+says so while it waits, instead of leaving the user with a silent half minute.
 """
 
 from __future__ import annotations
@@ -19,14 +26,20 @@ from browser_agent.errors import UserError
 from browser_agent.extras import install_hint
 from browser_agent.llm.providers import PROVIDERS, Provider
 
-__all__ = ["PROVIDERS", "Provider", "load_chat_model"]
+__all__ = ["BASE_URL_ENV", "MODEL_ENV", "chat_model", "chat_model_from_env"]
+
+MODEL_ENV = "BROWSER_AGENT_MODEL"
+"""The variable naming the model to use, ``PROVIDER:NAME`` (``openai:gpt-4o-mini``, ``openai:local``)."""
+BASE_URL_ENV = "BROWSER_AGENT_BASE_URL"
+"""The variable giving the model's server, e.g. a local OpenAI-compatible one (``http://127.0.0.1:8088/v1``)."""
+
 
 # The key a local OpenAI-compatible server gets when none is set: such servers ignore it.
 _LOCAL_KEY = "not-needed"
 _TIMEOUT_S = 120
 
 
-def load_chat_model(
+def chat_model(
     spec: str, *, base_url: str | None = None, api_key_env: str | None = None, **options: Any
 ) -> BaseChatModel:
     """``openai:gpt-4o`` → ``ChatOpenAI(model="gpt-4o")``; the API key comes from the provider's variable.
@@ -85,3 +98,31 @@ def _api_key(spec: str, provider: Provider, base_url: str | None, api_key_env: s
         f"--model {spec} needs an API key: export {provider.key_env}=... (or name another variable with "
         "--api-key-env, or point --base-url at a local server)."
     )
+
+
+def chat_model_from_env() -> BaseChatModel | None:
+    """The model ``BROWSER_AGENT_MODEL`` names, at ``BROWSER_AGENT_BASE_URL`` when that is set; ``None``
+    when ``BROWSER_AGENT_MODEL`` is unset (the caller then runs without a model, e.g. scripted).
+
+    Raises:
+        UserError: the variable names no known provider, or a hosted provider without its API key;
+            the message names the variables to set.
+    """
+    spec = os.environ.get(MODEL_ENV, "").strip()
+    if not spec:
+        return None
+    base_url = os.environ.get(BASE_URL_ENV, "").strip() or None
+    provider_name, _, name = spec.partition(":")
+    provider = PROVIDERS.get(provider_name)
+    if provider is None or not name:
+        known = ", ".join(f"{p}:MODEL" for p in PROVIDERS)
+        raise UserError(f"{MODEL_ENV}={spec} is not PROVIDER:NAME with a known provider; use one of {known}.")
+    if provider.key_env is not None and not os.environ.get(provider.key_env) and base_url is None:
+        raise UserError(
+            f"{MODEL_ENV}={spec} needs an API key: export {provider.key_env}=... (or set {BASE_URL_ENV} "
+            f"to a local server, or unset {MODEL_ENV} to run offline with a scripted model)."
+        )
+    try:
+        return chat_model(spec, base_url=base_url)
+    except UserError as exc:
+        raise UserError(f"{MODEL_ENV}={spec}: {exc}") from exc
