@@ -62,7 +62,11 @@ async def replay_demo(
             confirmation = await session.page.text_content("#order") if "/done" in session.page.url else None
         reporter.summary(report, time.perf_counter() - start)
         if confirmation:
-            reporter.console.print(f"[bold green]The shop says:[/] {confirmation}")
+            reporter.console.print(
+                f"[bold green]The shop says now:[/] {confirmation}\n[dim]The order number is the shop's own, "
+                "counted afresh each time it starts: this replay placed a new order, so it may differ from "
+                "the recorded one.[/]"
+            )
     return report
 
 

@@ -64,4 +64,6 @@ class ReplayReporter:
         final = report.final_result()
         if final:
             # A replayed done repeats the text recorded with it; the page may now say otherwise.
-            self.console.print(f"[bold]Recorded answer:[/] {escape(final)}")
+            self.console.print(
+                f"[bold]Recorded answer[/] (what the run said when it was made): {escape(final)}"
+            )

@@ -135,7 +135,8 @@ async def test_demo_replays_the_recorded_purchase(tmp_path: Path) -> None:
     assert sum(a.status == "relocated" for a in report.actions) >= 8
     assert "Order #" in (report.final_result() or "")
     printed = out.getvalue()  # the recorded answer is not passed off as this run's result
-    assert "Recorded answer: Order #" in printed and "The shop says: Order #" in printed, printed
+    assert "Recorded answer (said when the run was made): Order #" in printed, printed
+    assert "The shop says now: Order #" in printed and "counted afresh" in printed, printed
 
 
 def test_cli_replay_runs_a_saved_history(server, tmp_path: Path) -> None:
