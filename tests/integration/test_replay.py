@@ -135,7 +135,7 @@ async def test_demo_replays_the_recorded_purchase(tmp_path: Path) -> None:
     assert sum(a.status == "relocated" for a in report.actions) >= 8
     assert "Order #" in (report.final_result() or "")
     printed = out.getvalue()  # the recorded answer is not passed off as this run's result
-    assert "Recorded answer (said when the run was made): Order #" in printed, printed
+    assert "Recorded answer (what the run said when it was made): Order #" in printed, printed
     assert "The shop says now: Order #" in printed and "counted afresh" in printed, printed
 
 

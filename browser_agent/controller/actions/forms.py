@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from playwright.async_api import ElementHandle
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_agent.browser.playwright_errors import map_action_errors
 from browser_agent.controller.actions import listbox
@@ -29,6 +30,7 @@ _SET_AND_FIRE_JS = """(el, i) => {
   el.dispatchEvent(new Event('change', { bubbles: true }));
 }"""
 # Whether the widget shows the text, reading only what is drawn and not the select it may hold.
+_REDRAW_TIMEOUT_MS = 1_500
 _SHOWS_JS = """(el, text) => {
   const seen = [];
   const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -113,12 +115,29 @@ async def _select_wrapped(
     if await widget.evaluate(_SHOWS_JS, match):
         return match
     driven = await listbox.choose(widget, match)
-    if driven is None or not await widget.evaluate(_SHOWS_JS, match):
+    if driven is None or not await _shows_soon(widget, match):
         raise ActionError(
             f"element {index} is a dropdown widget that did not take {quote(match)} (its options could not "
             "be opened); click it and then click the option."
         )
     return match
+
+
+async def _shows_soon(widget: ElementHandle, text: str) -> bool:
+    """Whether the widget shows ``text`` within a short while: widgets redraw after the click's own task
+    (a timer, an animation frame), later still on a busy machine."""
+    if await widget.evaluate(_SHOWS_JS, text):
+        return True
+    frame = await widget.owner_frame()
+    if frame is None:
+        return False
+    try:
+        await frame.wait_for_function(
+            f"([el, text]) => ({_SHOWS_JS})(el, text)", arg=[widget, text], timeout=_REDRAW_TIMEOUT_MS
+        )
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def register(registry: Registry) -> None:

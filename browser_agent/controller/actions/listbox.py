@@ -15,7 +15,7 @@ from browser_agent.browser.playwright_errors import PlaywrightError, PlaywrightT
 
 __all__ = ["best_match", "choose", "open_options"]
 
-_OPEN_TIMEOUT_MS = 1_500
+_OPEN_TIMEOUT_MS = 3_000  # only a widget that never opens waits this long
 
 _OPTIONS_JS = """([el, anywhere]) => {
   const visible = (e) => !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)
