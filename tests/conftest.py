@@ -23,16 +23,32 @@ from tests.support.server import LocalServer
 TESTS = Path(__file__).parent
 PAGES = TESTS / "pages"
 FOLDER_MARKERS = ("unit", "integration")
+# Files whose tests each take many seconds (a Ray cluster, CLI subprocesses, examples, servers killed and
+# restarted): started first, so the workers share them out instead of one worker ending the run alone.
+LONG_FIRST = (
+    "test_ray.py",
+    "test_cli.py",
+    "test_examples.py",
+    "test_batch_cli.py",
+    "test_fleet.py",
+    "test_mcp_server.py",
+    "test_replay_trust.py",
+    "test_fence_beside.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test by its folder, so ``-m "not integration"`` needs no marker in the files; put the
-    ``alone`` tests first, so that they wait for the other workers' first tests only."""
+    ``alone`` tests first, so that they wait for the other workers' first tests only, then the long ones."""
     for item in items:
         folder = item.path.relative_to(TESTS).parts[0]
         if folder in FOLDER_MARKERS:
             item.add_marker(folder)
-    items.sort(key=lambda item: item.get_closest_marker("alone") is None)  # stable: the order otherwise
+    items.sort(key=_start_order)  # stable: the collection order otherwise
+
+
+def _start_order(item: pytest.Item) -> tuple[bool, bool]:
+    return item.get_closest_marker("alone") is None, item.path.name not in LONG_FIRST
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
