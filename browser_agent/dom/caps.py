@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+
+from browser_agent.dom.wire import WireItem
 
 __all__ = ["ATTRIBUTE_CAP", "NAME_CAP", "OPTION_CAP", "Recut", "cut"]
 
@@ -41,22 +42,21 @@ class Recut:
         shown = self.redact(raw)
         return cut(shown, cap) if len(raw) > cap else shown
 
-    def item(self, item: dict[str, Any]) -> dict[str, Any]:
-        """One item of the walk's JSON with its texts redacted and cut (a new dict)."""
-        if item.get("k") == "t":
-            text = str(item.get("text", ""))
-            return {**item, "text": self.text(text, int(item.get("n") or len(text)))}
-        if item.get("k") != "e":
+    def item(self, item: WireItem) -> WireItem:
+        """One item of the walk's JSON with its texts redacted and cut (a new record)."""
+        if item["k"] == "t":
+            text_run = item.copy()
+            text_run["text"] = self.text(item["text"], item.get("n") or len(item["text"]))
+            return text_run
+        if item["k"] != "e":
             return item
-        attrs = {str(k): self._attribute(str(k), str(v)) for k, v in (item.get("attrs") or {}).items()}
-        return {
-            **item,
-            "name": self.text(str(item.get("name") or ""), NAME_CAP),
-            "text": self.text(str(item.get("text") or ""), NAME_CAP),
-            "attrs": attrs,
-            "states": [self._state(str(s)) for s in item.get("states") or ()],
-            "opts": [self._option(str(o)) for o in item.get("opts") or ()],
-        }
+        element = item.copy()
+        element["name"] = self.text(item["name"] or "", NAME_CAP)
+        element["text"] = self.text(item["text"] or "", NAME_CAP)
+        element["attrs"] = {str(k): self._attribute(str(k), str(v)) for k, v in (item["attrs"] or {}).items()}
+        element["states"] = [self._state(str(s)) for s in item["states"] or ()]
+        element["opts"] = [self._option(str(o)) for o in item.get("opts") or ()]
+        return element
 
     def _attribute(self, key: str, value: str) -> str:
         if key == "value":  # a button's value, cut as a name is

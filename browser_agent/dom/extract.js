@@ -171,8 +171,8 @@
     if (last && last.k === "t" && last.blk === blk && last.n + n < TEXT_CAP) {
       last.text += " " + t;
       last.n += 1 + n;
-      last.up = last.up.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
-    } else out.push(inCell({ k: "t", text: t, n, up, blk }));
+      last.ch = last.ch.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
+    } else out.push(inCell({ k: "t", text: t, n, ch: up, blk }));
   }
 
   // owner: the nearest candidate ancestor {rec|null, weak, own, sub}; text and candidates below count toward it.

@@ -9,7 +9,7 @@
       attrs: attrsOf(src, tag), states: statesOf(src, tag),
       x: r.left + offX, y: r.top + offY, w: r.width, h: r.height,
       anc: ancestorsOf(el), sib: siblingIndex(el), sh: inShadow, weak, own: 0, sub: 0, drop: false,
-      up: stack.slice(-CHAIN),
+      ch: stack.slice(-CHAIN),
     };
     if (tag === "select") [rec.opts, rec.more] = optionsOf(src);
     if (tag === "textarea" || tag === "select") rec.skipText = true;

@@ -27,6 +27,7 @@ from playwright.async_api import Frame, Page
 
 from browser_agent.dom.caps import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, Recut
 from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
+from browser_agent.dom.wire import WireElement, WireItem, WirePanel
 
 __all__ = ["WHOLE_PAGE", "ExtractOptions", "extract_snapshot"]
 
@@ -291,29 +292,29 @@ class _Builder:
     def add_frame(self, result: _FrameResult) -> None:
         frame_id = len(self.frames)
         self.frames[frame_id] = result.frame
-        for raw in result.data.get("items", []):
+        raws: list[WireItem] = result.data.get("items", [])
+        for raw in raws:
             item = self._recut.item(raw) if self._recut is not None else raw
-            kind = item.get("k")
-            if kind == "t":
+            if item["k"] == "t":
                 self.items.append(
                     TextNode(
                         text=item["text"],
                         frame_id=frame_id,
-                        chain=tuple(item.get("up") or ()),
+                        chain=tuple(item.get("ch") or ()),
                         cell=_cell(item.get("c")),
                     )
                 )
-            elif kind == "f":
+            elif item["k"] == "f":
                 child = result.children.get(item["id"])
                 note = result.notes.get(item["id"])
                 if child is not None:
                     self.add_frame(child)
                 elif note is not None:
                     self.items.append(TextNode(text=note, frame_id=frame_id))
-            elif kind == "e":
+            else:
                 self._add_element(item, frame_id, result.path)
 
-    def _add_element(self, item: dict[str, Any], frame_id: int, path: tuple[str, ...]) -> None:
+    def _add_element(self, item: WireElement, frame_id: int, path: tuple[str, ...]) -> None:
         index = len(self.selector_map)  # from 0, as tabs are: models count from 0
         element_id = str(item["id"])
         node = ElementNode(
@@ -335,7 +336,7 @@ class _Builder:
             in_shadow=bool(item.get("sh")),
             is_new=self._seen is not None and element_id not in self._seen,
             weak=bool(item.get("weak")),
-            chain=tuple(item.get("up") or ()),
+            chain=tuple(item.get("ch") or ()),
             icon=str(item.get("icon") or ""),
             select_id=str(item.get("sel") or ""),
             scroll=_panel(item.get("scroll")),
@@ -349,7 +350,7 @@ def _cell(raw: list[int] | None) -> Cell | None:
     return Cell(int(raw[0]), int(raw[1]), int(raw[2])) if raw else None
 
 
-def _panel(raw: dict[str, Any] | None) -> PanelScroll | None:
+def _panel(raw: WirePanel | None) -> PanelScroll | None:
     if not raw:
         return None
     return PanelScroll(

@@ -24,7 +24,8 @@ def _subscriber(messages: list[BaseMessage]) -> dict[str, Any]:
     if "Subscribed:" in page:
         shown = re.search(r"Subscribed: \S+", page)
         assert shown is not None
-        return {"current_state": brain, "action": [{"action": "done", "text": shown.group(0), "success": True}]}
+        done = {"action": "done", "text": shown.group(0), "success": True}
+        return {"current_state": brain, "action": [done]}
     email = find_index(page, "input", "email")
     button = find_index(page, "button", "Subscribe")
     actions = [
