@@ -8,8 +8,14 @@ within a run — the system prompt (rules, reply format, every action), the task
 step's appended after the last — and the current state comes last: providers' prefix caches (OpenAI,
 Anthropic, llama.cpp, vLLM) then skip re-reading all but the new tail. When a request would pass
 ``max_input_tokens``, the oldest memos go (never the newest), in one cut that leaves room for many more
-steps (the prefix then stays stable again), then the page text is cut; the task and the latest memory
-always stay. Every text is redacted.
+steps (the prefix then stays stable again), then the page text is cut; the task always stays. Every
+text is redacted.
+
+The model's own ``memory`` is kept (the planner reads the latest) but not shown back to the model: it is
+written before the step's actions run, so next to the page they changed it says what is no longer true,
+and a small model copies it forward ("the text field is empty" while the page shows the typed value,
+then the same text typed again). What happened is in the memo's outcome instead: a typed field's value
+and a checkbox's state are read back by the actions themselves.
 """
 
 from __future__ import annotations
@@ -135,8 +141,6 @@ class Conversation:
         view = page_text(state)
         lines = [f"Step {step} of {max_steps}.", *view.header, *view.events]
         lines += [f"Warning: {w}" for w in warnings or ()]
-        if self.memory:
-            lines.append(f"Your memory: {self.memory}")
         if plan:
             lines += ["Plan from the planner:", plan]
         lines += [PAGE_HEADER, PAGE_OPEN, view.body.replace(PAGE_CLOSE, "</ page>"), PAGE_CLOSE]

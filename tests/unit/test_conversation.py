@@ -67,11 +67,14 @@ def test_state_message_holds_url_tabs_events_and_memory_and_the_newest_memo_the_
         "[1] New - http://127.0.0.1:1/new",
         "(current)",
         "a new tab 1 opened",
-        "Your memory: memory 1",
         "Plan from the planner:\nState: fine",
     ):
         assert expected in text
     messages = builder.build(text)
+    # The model's own memory is not shown back: written before its actions ran, it told a small model
+    # "the field is empty" next to a page showing the value, and the model typed it again, step after step.
+    assert not any("memory 1" in str(m.content) for m in messages)
+    assert builder.memory == "memory 1"  # kept for the planner
     # Said once, in the memo right above the state: not again in the state.
     newest_memo = str(messages[-2].content).splitlines()[-1]
     assert (
@@ -117,14 +120,14 @@ def test_only_one_state_message_per_request_and_memos_are_compact() -> None:
     assert sum("Current URL" in str(m.content) for m in messages) == 1
 
 
-def test_budget_drops_oldest_memos_first_and_keeps_task_and_memory() -> None:
+def test_budget_drops_oldest_memos_first_and_keeps_the_task() -> None:
     builder = _builder(budget=1_000)
     for n in range(1, 200):
         builder.add_memo(_step(n, _output(n), [{"action": "click_element", "extracted_content": "x" * 40}]))
     messages = builder.build(builder.state_text(_state(), step=200, max_steps=300, plan=None))
     assert estimate_tokens(messages) <= 1_000
     text = "\n".join(str(m.content) for m in messages)
-    assert "Your task: log in" in text and "Your memory: memory 199" in text
+    assert "Your task: log in" in text and "Step 199:" in text
     assert "Step 199:" in text and "Step 1:" not in text
     assert "oldest left out" in text
 

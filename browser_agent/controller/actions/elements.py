@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from playwright.async_api import ElementHandle, Page
 
-from browser_agent.browser.playwright_errors import map_action_errors
+from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.models import ActionResult
@@ -59,7 +61,27 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         session.context.remove_listener("page", on_page)
     if opened:
         return await _followed_new_tab(index, opened[-1], ctx)
-    return ActionResult(extracted_content=f"Clicked element {index} ({_label(node, ctx)})")
+    note = await _checked_note(index, node, ctx)
+    return ActionResult(extracted_content=f"Clicked element {index} ({_label(node, ctx)}){note}")
+
+
+_CHECKABLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
+_CHECKED_JS = """(el) => (el.tagName === 'INPUT' && ['checkbox', 'radio'].includes(el.type)) ? el.checked
+  : (el.getAttribute('aria-checked') === null ? null : el.getAttribute('aria-checked') === 'true')"""
+
+
+async def _checked_note(index: int, node: ElementNode, ctx: ActionContext) -> str:
+    """Whether a checkbox, radio or switch is checked after the click: the result says what the click
+    did, so a model does not click it again to find out (a small model toggled one on, off, on, off)."""
+    kind = node.attributes.get("type", "").lower()
+    if not ((node.tag == "input" and kind in ("checkbox", "radio")) or node.role in _CHECKABLE_ROLES):
+        return ""
+    checked = None
+    with contextlib.suppress(PlaywrightError, ActionError):  # the click took the element away: say nothing
+        checked = await (await ctx.element(index))[1].evaluate(_CHECKED_JS)
+    if checked is None:
+        return ""
+    return "; it is now checked" if checked else "; it is now unchecked"
 
 
 async def _followed_new_tab(index: int, page: Page, ctx: ActionContext) -> ActionResult:
@@ -90,8 +112,24 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool = Tr
             await _type_at_end(handle, text, clear=clear)
         shown = await handle.evaluate(_VALUE_JS)
     secret = node.attributes.get("type", "").lower() == "password"
-    note = "" if shown is None or secret or text in shown else f"; the field now shows {ctx.quote(shown)}"
+    note = _holds_note(shown, secret, ctx)
     return f"Typed {ctx.quote(text)} into element {index} ({_label(node, ctx)}){note}"
+
+
+_HOLDS_SHOWN = 80  # characters of a field's value quoted back; a longer one is cut to its start
+
+
+def _holds_note(shown: str | None, secret: bool, ctx: ActionContext) -> str:
+    """What the field holds after typing, read back from the page: a small model that is not told kept
+    typing the same text into a field that already held it. A password field's value is not repeated."""
+    if shown is None:
+        return ""
+    if secret:
+        return f"; the field now holds {len(shown)} characters"
+    kept = ctx.redact(shown)  # redacted before it is cut, so no part of a secret is quoted
+    if len(kept) <= _HOLDS_SHOWN:
+        return f"; the field now holds {kept!r}"
+    return f"; the field now holds {kept[:_HOLDS_SHOWN]!r}… ({len(kept)} characters)"
 
 
 _VALUE_JS = """(el) => ('value' in el && typeof el.value === 'string') ? el.value
