@@ -10,12 +10,13 @@ import html
 import itertools
 import os
 import threading
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from browser_agent.demo.catalog import PRODUCTS, Layout, Product
 
-__all__ = ["DemoSite"]
+__all__ = ["DemoSite", "Order"]
 
 _BY_SLUG = {p.slug: p for p in PRODUCTS}
 _STYLE = """body{font-family:sans-serif;margin:0}header{background:#234;color:#fff;padding:8px 16px}
@@ -35,6 +36,25 @@ def _cart(cookie: str) -> tuple[Product, int] | None:
             if slug in _BY_SLUG and qty.isdigit():
                 return _BY_SLUG[slug], int(qty)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """An order the shop confirmed: what was in the cart and what the checkout form said."""
+
+    number: int
+    product: str  # the product's slug
+    quantity: int
+    name: str
+    email: str
+    shipping: str
+
+
+def _order(number: int, query: dict[str, list[str]], cart: tuple[Product, int]) -> Order:
+    def field(key: str) -> str:
+        return query.get(key, [""])[0]
+
+    return Order(number, cart[0].slug, cart[1], field("name"), field("email"), field("shipping"))
 
 
 class _Pages:
@@ -117,12 +137,17 @@ class _Pages:
 
 
 class DemoSite:
-    """Serve the shop on 127.0.0.1 (random port) in a background thread; ``seed`` fixes the layouts."""
+    """Serve the shop on 127.0.0.1 (random port) in a background thread; ``seed`` fixes the layouts.
+
+    ``orders`` lists the orders confirmed so far (a checkout with a cart), in order.
+    """
 
     def __init__(self, seed: int | None = None) -> None:
         seeds = itertools.count(seed if seed is not None else int.from_bytes(os.urandom(4)))
         orders = itertools.count(1001)
         lock = threading.Lock()
+        self.orders: list[Order] = []
+        placed = self.orders
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, format: str, *args: object) -> None:
@@ -133,7 +158,11 @@ class DemoSite:
                     pages, order = _Pages(Layout(next(seeds))), next(orders)
                 parts = urlsplit(self.path)
                 cart = _cart(self.headers.get("Cookie", ""))
-                body = _route(pages, parts.path, parse_qs(parts.query), cart, order)
+                query = parse_qs(parts.query)
+                body = _route(pages, parts.path, query, cart, order)
+                if parts.path == "/done" and cart is not None:
+                    with lock:
+                        placed.append(_order(order, query, cart))
                 self.send_response(200 if body else 404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.end_headers()

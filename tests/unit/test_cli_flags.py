@@ -17,7 +17,7 @@ from browser_agent.cli import build_parser, main
 from browser_agent.cli.options import HelpFormatter, MethodName, model_options, tool_calling_methods
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ("run", "batch", "replay", "inspect", "demo", "mcp")
+COMMANDS = ("run", "batch", "replay", "export", "inspect", "demo", "mcp")
 MODEL = {"--model", "--base-url", "--api-key-env"}
 CHOICE = {"--tool-calling-method", "--planner-model"}
 BROWSER = {"--headed", "--cdp-url", "--ws-endpoint"}

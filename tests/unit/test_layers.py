@@ -64,6 +64,7 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
         "sensitive",
         "demo",
+        "export",
         "extras",
         "mcp",
         "interrupts",
@@ -81,6 +82,7 @@ ALLOWED: dict[str, set[str]] = {
         "sensitive",
         "testing",
     },
+    "export": {"record", "controller", "reid", "errors"},  # a run as a plain Playwright script
     "models": {"llm", "extras", "errors"},  # chat models from PROVIDER:NAME, for the CLI and scripts
     "__main__": {"cli"},
     "__init__": {

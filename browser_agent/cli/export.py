@@ -1,0 +1,60 @@
+"""``browser-agent export run.json --to playwright -o test_x.py``: a recorded run as a plain Playwright
+script (``--pytest``: a pytest test that checks what the run ended on)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from browser_agent.cli.options import command
+from browser_agent.errors import UserError
+
+__all__ = ["add_parser"]
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = command(
+        subparsers,
+        "export",
+        help="write a saved run as a plain Playwright script",
+        epilog="Secrets are read from environment variables (BA_SECRET_NAME) and never written into "
+        "the script; each typed value becomes an input (BA_NAME, else the value recorded).",
+    )
+    parser.add_argument("history", type=Path, help="a history saved by AgentHistory.save or --save")
+    parser.add_argument(
+        "--to", choices=("playwright",), default="playwright", help="what to write: a Playwright script"
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="the script to write (default: print it)"
+    )
+    parser.add_argument(
+        "--pytest",
+        action="store_true",
+        help="write a pytest test that checks the page and the text the run ended on",
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite FILE when it exists")
+    parser.set_defaults(func=_main)
+
+
+def _main(args: argparse.Namespace) -> int:
+    from browser_agent.export import export_history
+    from browser_agent.record import AgentHistory
+
+    history = AgentHistory.load(args.history)
+    script = export_history(history, pytest=args.pytest, origin=args.history.name)
+    for warning in script.warnings:
+        print(f"browser-agent export: warning: {warning}", file=sys.stderr)
+    if args.output is None:
+        sys.stdout.write(script.source)
+        return 0
+    if args.output.exists() and not args.force:
+        raise UserError(f"{args.output} exists; pass --force to overwrite it, or choose another -o FILE.")
+    try:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(script.source, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{args.output} could not be written: {exc}") from exc
+    print(f"wrote {args.output} ({len(script.source.splitlines())} lines)", file=sys.stderr)
+    return 0

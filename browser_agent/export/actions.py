@@ -1,0 +1,192 @@
+"""Each recorded action as lines of plain Playwright (sync API), inside the body of ``run(page, ...)``."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL
+from browser_agent.export.inputs import Inputs
+from browser_agent.export.locators import LocatorCode, locate, py_string
+from browser_agent.export.steps import ExportStep
+
+__all__ = ["TAB_ACTIONS", "Locate", "StepWriter", "robust_locator"]
+
+Locate = Callable[[ExportStep], LocatorCode]
+TAB_ACTIONS = frozenset({"open_tab", "switch_tab", "close_tab"})
+_INDENT = "    "
+_WIDTH = 110
+_READING = frozenset({"extract_content", "page_markdown", "get_dropdown_options"})
+_SCROLL_PX = 720  # one screen of Playwright's default viewport
+
+
+def robust_locator(step: ExportStep) -> LocatorCode:
+    """The locator the export writes: the most robust one the step's fingerprint supports."""
+    if step.fingerprint is None:
+        raise ValueError(f"{step.action} recorded no element")
+    return locate(step.fingerprint, step.shown_name)
+
+
+@dataclass(slots=True)
+class StepWriter:
+    """Writes steps one after the other; ``warnings`` collects what could not be written faithfully.
+
+    ``base_url`` is the site's root as recorded (the first address the run opened): addresses under it
+    are written relative to the ``base_url`` input, so the script runs against another host.
+    """
+
+    inputs: Inputs
+    locate: Locate = robust_locator
+    base_url: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    _page_url: str = ""
+
+    def lines(self, step: ExportStep) -> list[str]:
+        """The lines for ``step``, indented for the body of ``run``, with a comment where a page begins."""
+        body: list[str] = []
+        if step.url and step.url != self._page_url and step.url != "about:blank":
+            body += ["", f"# on {_short(step.url)}"]
+        self._page_url = step.url or self._page_url
+        body += self._action(step)
+        return [_INDENT + line if line else "" for line in body]
+
+    def _action(self, step: ExportStep) -> list[str]:
+        simple = self._simple(step)
+        if simple is not None:
+            return simple
+        if step.action in _READING:
+            return [f"# the agent read the page here ({step.action}): nothing to do in a script"]
+        if step.action == "done":
+            return [f"# the agent reported: {_one_line(str(step.params.get('text', '')))}"]
+        if step.fingerprint is None:
+            return self._unwritten(step, "it names no element the run recorded")
+        return self._element_action(step)
+
+    def _simple(self, step: ExportStep) -> list[str] | None:
+        """The actions on the page or the browser, not on an element; None for the others."""
+        p, action = step.params, step.action
+        if action == "go_to_url":
+            return [f"page.goto({self.url(str(p['url']))})"]
+        if action == "go_back":
+            return ["page.go_back()"]
+        if action == "search_web":
+            value = self.inputs.value(str(p["query"]), "query")
+            engine = DEFAULT_SEARCH_ENGINE_URL.split("{query}")
+            return [f"page.goto({py_string(engine[0])} + quote_plus({value}) + {py_string(engine[-1])})"]
+        if action == "wait":
+            return [f"page.wait_for_timeout({round(float(p.get('seconds', 3.0)) * 1000)})"]
+        if action == "send_keys":
+            return [f"page.keyboard.press({py_string(key)})" for key in str(p["keys"]).split()]
+        if action == "scroll_to_text":
+            return [f"page.get_by_text({py_string(str(p['text']))}).first.scroll_into_view_if_needed()"]
+        if action == "scroll" and p.get("index") is None:
+            return self._scroll(str(p.get("direction", "down")), float(p.get("pages", 1.0)))
+        if action in TAB_ACTIONS:
+            return _tab_lines(action, p)
+        return None
+
+    def _scroll(self, direction: str, pages: float) -> list[str]:
+        px = round(_SCROLL_PX * pages) * (-1 if direction in ("up", "left") else 1)
+        dx, dy = (px, 0) if direction in ("left", "right") else (0, px)
+        return [
+            "# Playwright scrolls to each element it acts on; kept for pages that load more as they scroll",
+            f"page.mouse.wheel({dx}, {dy})",
+        ]
+
+    def _element_action(self, step: ExportStep) -> list[str]:
+        p, action, found = step.params, step.action, step.fingerprint
+        assert found is not None
+        if action == "click_element":
+            if step.opened_tab:
+                return self._with_locator(step, "click()", opens_tab=True)
+            return self._with_locator(step, "click()")
+        if action == "input_text":
+            value = self.inputs.value(str(p["text"]), _field_hint(step))
+            method = "fill" if p.get("clear", True) else "press_sequentially"
+            return self._with_locator(step, f"{method}({value})")
+        if action == "select_dropdown_option":
+            value = self.inputs.value(str(p["text"]), _field_hint(step))
+            if found.tag == "select":
+                return self._with_locator(step, f"select_option(label={value})")
+            option = f'page.get_by_role("option", name={value}, exact=True).click()'
+            return [*self._with_locator(step, "click()"), option]
+        if action == "hover":
+            return self._with_locator(step, "hover()")
+        if action == "upload_file":
+            value = self.inputs.value(str(p["path"]), "file")
+            return self._with_locator(step, f"set_input_files({value})")
+        if action == "scroll":
+            return self._with_locator(step, "scroll_into_view_if_needed()")
+        return self._unwritten(step, "it is not a built-in action")
+
+    def _with_locator(self, step: ExportStep, call: str, *, opens_tab: bool = False) -> list[str]:
+        code = self.locate(step)
+        lines = _comment(code.note)
+        if not code.robust:
+            self.warnings.append(f"{step.action}: {code.note}")
+        one = f"{code.expression}.{call}"
+        if len(one) + 2 * len(_INDENT) <= _WIDTH:
+            act = [one]
+        else:
+            lines += ["target = (", *(_INDENT + part for part in code.chain), ")"]
+            act = [f"target.{call}"]
+        if opens_tab:
+            return [
+                *lines,
+                "with page.context.expect_page() as new_tab:",
+                *(_INDENT + line for line in act),
+                "page = new_tab.value",
+                "tabs.append(page)",
+            ]
+        return lines + act
+
+    def _unwritten(self, step: ExportStep, why: str) -> list[str]:
+        args = ", ".join(f"{k}={v!r}" for k, v in step.params.items())
+        self.warnings.append(f"{step.action}({args}) was not exported: {why}")
+        return _comment(f"NOT EXPORTED: {step.action}({args}): {why}; add it by hand")
+
+    def url(self, url: str) -> str:
+        """An address as Python: under ``base_url``, relative to the ``base_url`` input."""
+        if "<secret>" in url:
+            return self.inputs.value(url, "url")
+        if self.base_url and url.startswith(self.base_url):
+            rest = url[len(self.base_url) :]
+            return f"base_url + {py_string(rest)}" if rest else "base_url"
+        return py_string(url)
+
+
+def _tab_lines(action: str, p: Mapping[str, Any]) -> list[str]:
+    if action == "open_tab":
+        url = py_string(str(p["url"]))
+        return ["page = page.context.new_page()", "tabs.append(page)", f"page.goto({url})"]
+    if action == "switch_tab":
+        return [f"page = tabs[{int(str(p['tab_id']))}]", "page.bring_to_front()"]
+    return [f"tabs[{int(str(p['tab_id']))}].close()"]
+
+
+def _field_hint(step: ExportStep) -> str:
+    """What to call the value typed into a field: its label, else its placeholder or form name."""
+    found = step.fingerprint
+    if found is None:
+        return "text"
+    if found.tag == "select":
+        return found.attribute("name") or found.attribute("id") or (found.name.split() or ["choice"])[0]
+    return found.name or found.attribute("placeholder") or found.attribute("name") or "text"
+
+
+def _comment(note: str) -> list[str]:
+    if not note:
+        return []
+    return ["# " + line for line in textwrap.wrap(note, _WIDTH - 2 * len(_INDENT) - 2)]
+
+
+def _one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 90 else flat[:89] + "…"
+
+
+def _short(url: str) -> str:
+    return urlsplit(url).path or "/"

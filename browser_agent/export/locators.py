@@ -1,0 +1,210 @@
+"""From a ``Fingerprint`` to the most robust Playwright locator it supports, written as Python source.
+
+The order is Playwright's own advice: the element's role and accessible name, its label, its
+placeholder, its test id, its text; a CSS selector only when none of those was recorded, and then the
+line says so. An element inside frames is reached through ``frame_locator`` for each of them.
+
+Uniqueness is judged only from what the fingerprint recorded: when the page held look-alikes (``twins``)
+and the element's own card had labels no other card showed (``group``), the locator is scoped to the
+innermost container showing that label; when nothing told them apart, the line says so and the locator
+stays strict, so that Playwright stops on it instead of acting on a look-alike.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from browser_agent.reid import Fingerprint
+
+__all__ = ["LocatorCode", "implicit_role", "locate", "py_string"]
+
+_NAME_CAP = 100  # fingerprints keep at most this many characters of a name
+_INPUT_ROLES = {
+    "": "textbox",
+    "text": "textbox",
+    "email": "textbox",
+    "tel": "textbox",
+    "url": "textbox",
+    "search": "searchbox",
+    "number": "spinbutton",
+    "range": "slider",
+    "checkbox": "checkbox",
+    "radio": "radio",
+    "button": "button",
+    "submit": "button",
+    "reset": "button",
+    "image": "button",
+}
+_TAG_ROLES = {
+    "button": "button",
+    "textarea": "textbox",
+    "select": "combobox",
+    "option": "option",
+    "img": "img",
+    "summary": "group",
+    **{f"h{level}": "heading" for level in range(1, 7)},
+}
+_FIELDS = frozenset({"input", "textarea", "select"})
+_CSS_KEYS = ("id", "name", "data-test", "data-qa", "data-cy", "for", "href", "type")
+
+
+@dataclass(frozen=True, slots=True)
+class LocatorCode:
+    """A Playwright locator as Python source, a chain of calls starting at ``page``.
+
+    ``robust`` is False for a CSS selector (nothing better was recorded); ``note`` is the comment to
+    put on the line that uses it ("" for none).
+    """
+
+    chain: tuple[str, ...]
+    robust: bool = True
+    note: str = ""
+
+    @property
+    def expression(self) -> str:
+        return "".join(self.chain)
+
+
+def py_string(text: str) -> str:
+    """``text`` as a Python string literal, in double quotes when it can be."""
+    literal = repr(text)
+    if literal.startswith("'") and '"' not in text:
+        return '"' + literal[1:-1].replace("\\'", "'") + '"'
+    return literal
+
+
+def implicit_role(fingerprint: Fingerprint) -> str | None:
+    """The ARIA role the element has (its ``role`` attribute, else the one its tag implies), or None."""
+    if fingerprint.role:
+        return fingerprint.role.split()[0]
+    if fingerprint.tag == "a":
+        return "link" if fingerprint.attribute("href") is not None else None
+    if fingerprint.tag == "input":
+        return _INPUT_ROLES.get((fingerprint.attribute("type") or "").lower())
+    return _TAG_ROLES.get(fingerprint.tag)
+
+
+def locate(fingerprint: Fingerprint, shown_name: str | None = None) -> LocatorCode:
+    """The locator for the recorded element; ``shown_name`` is its name as the page wrote it, when known."""
+    root = _frame_chain(fingerprint.frame_path)
+    call, robust, note = _element_call(fingerprint, shown_name)
+    if fingerprint.twins and fingerprint.group:
+        card = (
+            *root,
+            '.locator("*")',
+            f".filter(has_text={py_string(fingerprint.group[0])})",
+            f".filter(has={''.join(root)}{call})",
+            ".last",
+        )
+        scoped = f"inside the innermost part of the page showing {fingerprint.group[0]!r}"
+        why = f"the page showed {fingerprint.twins} more like it: {scoped}"
+        return LocatorCode((*card, call), robust, _join(note, why))
+    if fingerprint.twins:
+        why = (
+            f"the page showed {fingerprint.twins} more like it and nothing in their own parts told them "
+            "apart: Playwright stops here rather than pick one"
+        )
+        return LocatorCode((*root, call), robust, _join(note, why))
+    return LocatorCode((*root, call), robust, note)
+
+
+def _join(*notes: str) -> str:
+    return "; ".join(note for note in notes if note)
+
+
+def _frame_chain(frame_path: tuple[str, ...]) -> tuple[str, ...]:
+    """``page`` and one ``frame_locator`` per frame: an iframe's name (or id), else its document's path."""
+    chain = ["page"]
+    for frame in frame_path:
+        if "://" in frame or frame.startswith(("about:", "data:")):
+            path = frame.split("://", 1)[-1].partition("/")[2]
+            tail = path.rstrip("/").rsplit("/", 1)[-1]
+            selector = f'iframe[src*="{_css_value(tail)}"]' if tail else "iframe"
+        else:
+            value = _css_value(frame)
+            selector = f'iframe[name="{value}"], iframe[id="{value}"]'
+        chain.append(f".frame_locator({py_string(selector)})")
+    return tuple(chain)
+
+
+def _element_call(fingerprint: Fingerprint, shown: str | None) -> tuple[str, bool, str]:
+    """The last call of the chain (``.get_by_role(...)``), whether it is robust, and its note."""
+    name, tag = fingerprint.name, fingerprint.tag
+    role = implicit_role(fingerprint)
+    if tag == "select" and not fingerprint.role:
+        return _select_call(fingerprint)
+    if role and name:
+        return f".get_by_role({py_string(role)}, {_name_arg(name, shown)})", True, ""
+    placeholder = fingerprint.attribute("placeholder")
+    if tag in _FIELDS and placeholder and " ".join(placeholder.lower().split()) == name:
+        return f".get_by_placeholder({py_string(placeholder)}, exact=True)", True, ""
+    if tag in _FIELDS and name:
+        return f".get_by_label({_text_arg(name, shown)})", True, ""
+    test_id = fingerprint.attribute("data-testid")
+    if test_id:
+        return f".get_by_test_id({py_string(test_id)})", True, ""
+    text = fingerprint.text or name
+    if text and tag not in _FIELDS:
+        spelled = shown if shown and shown.lower() == text else None
+        return f".get_by_text({_text_arg(text, spelled)})", True, ""
+    return _css_call(fingerprint)
+
+
+def _select_call(fingerprint: Fingerprint) -> tuple[str, bool, str]:
+    """A native select: its recorded label ran on into its options' text, which its accessible name
+    leaves out, so it is found by its form name or id when it has one, else by the label's first word."""
+    for key in ("name", "id"):
+        value = fingerprint.attribute(key)
+        if value:
+            selector = f'select[{key}="{_css_value(value)}"]'
+            return f".locator({py_string(selector)})", True, ""
+    words = fingerprint.name.split()
+    if not words:
+        return _css_call(fingerprint)
+    pattern = py_string("^" + _pattern(words[0]) + r"\b")
+    note = "the label is matched by its first word only: the recording ran it on into the options"
+    return f'.get_by_role("combobox", name=re.compile({pattern}, re.IGNORECASE))', True, note
+
+
+def _name_arg(name: str, shown: str | None) -> str:
+    """``name="Add to cart", exact=True`` when the page's own spelling is known, else a pattern that
+    ignores case (fingerprints keep names lower-cased), open-ended when the name was cut."""
+    if shown is not None and len(name) < _NAME_CAP:
+        return f"name={py_string(shown)}, exact=True"
+    return f"name={_pattern_arg(name)}"
+
+
+def _text_arg(text: str, shown: str | None) -> str:
+    """The first argument of ``get_by_label``/``get_by_text``, written as ``_name_arg`` writes a name."""
+    if shown is not None and len(text) < _NAME_CAP:
+        return f"{py_string(shown)}, exact=True"
+    return _pattern_arg(text)
+
+
+def _pattern_arg(text: str) -> str:
+    end = "" if len(text) >= _NAME_CAP else "$"
+    return f"re.compile({py_string('^' + _pattern(text) + end)}, re.IGNORECASE)"
+
+
+def _pattern(text: str) -> str:
+    return re.escape(text).replace("\\ ", " ")
+
+
+def _css_value(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _css_call(fingerprint: Fingerprint) -> tuple[str, bool, str]:
+    """The last resort: the tag with its stable attributes and classes."""
+    selector = fingerprint.tag
+    for key in _CSS_KEYS:
+        value = fingerprint.attribute(key)
+        if value:
+            selector += f'[{key}="{_css_value(value)}"]'
+    selector += "".join(f".{cls}" for cls in fingerprint.classes if re.fullmatch(r"[A-Za-z_][\w-]*", cls))
+    note = (
+        "no role, name, label, placeholder, test id or text was recorded for this element: "
+        "a CSS selector, which a change of the page can break"
+    )
+    return f".locator({py_string(selector)})", False, note

@@ -1,0 +1,83 @@
+"""What an export reads: one ``ExportStep`` per recorded action, from a saved history (or, later, a
+workflow). The script writer sees only these, never the history itself."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from browser_agent.errors import UserError
+from browser_agent.record import AgentHistory, AgentStep
+from browser_agent.reid import Fingerprint
+
+__all__ = ["ExportStep", "steps_from_history"]
+
+
+@dataclass(frozen=True, slots=True)
+class ExportStep:
+    """One action to write out: its name and parameters, the element it acted on and that element's frame.
+
+    ``frame`` is the chain of frames holding the element, outermost first, as the fingerprint records
+    it (an iframe's name, else its document's address); empty for the top document. ``shown_name`` is the
+    element's name as the page wrote it (fingerprints keep it lower-cased), when the run told it.
+    ``url`` is the page the action started on, ``opened_tab`` whether the action opened a new tab.
+    """
+
+    action: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    fingerprint: Fingerprint | None = None
+    frame: tuple[str, ...] = ()
+    url: str = ""
+    shown_name: str | None = None
+    opened_tab: bool = False
+
+
+def steps_from_history(history: AgentHistory) -> list[ExportStep]:
+    """Every action of ``history`` that changed something, in order (failed or skipped ones are left
+    out, as replay leaves them out).
+
+    Raises:
+        UserError: the history holds no action to export.
+    """
+    steps = [step for recorded in history.steps for step in _steps_of(recorded)]
+    if not any(step.action != "done" for step in steps):
+        raise UserError(
+            "The history has no action to export (no step acted, or every action failed); "
+            "record a run that did something, then export it."
+        )
+    return steps
+
+
+def _steps_of(recorded: AgentStep) -> list[ExportStep]:
+    steps = []
+    for position, call in enumerate(recorded.actions):
+        result = recorded.results[position] if position < len(recorded.results) else None
+        if result is not None and (result.skipped or result.error):
+            continue
+        found = recorded.interacted[position] if position < len(recorded.interacted) else None
+        said = (result.extracted_content or "") if result is not None else ""
+        steps.append(
+            ExportStep(
+                action=call.name,
+                params=dict(call.params),
+                fingerprint=found,
+                frame=found.frame_path if found is not None else (),
+                url=recorded.url,
+                shown_name=shown_name(found.name, said) if found is not None else None,
+                opened_tab=result is not None and result.new_tab is not None,
+            )
+        )
+    return steps
+
+
+def shown_name(name: str, said: str) -> str | None:
+    """``name`` (lower-cased, as fingerprints keep it) as ``said`` wrote it: the result of an action names
+    the element as the page shows it ("Clicked element 3 (Blue ceramic mug)"). None when it is not there."""
+    if not name:
+        return None
+    words = [re.escape(word) for word in name.split()]
+    # the last one: the element's label follows what was typed into it
+    found = re.findall(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", said, flags=re.IGNORECASE)
+    return " ".join(found[-1].split()) if found else None
