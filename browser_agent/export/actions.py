@@ -43,6 +43,7 @@ class StepWriter:
     base_url: str | None = None
     warnings: list[str] = field(default_factory=list)
     _page_url: str = ""
+    _frames: dict[str, str] = field(default_factory=dict)  # frame_locator chain -> its variable
 
     def lines(self, step: ExportStep) -> list[str]:
         """The lines for ``step``, indented for the body of ``run``, with a comment where a page begins."""
@@ -85,6 +86,7 @@ class StepWriter:
         if action == "scroll" and p.get("index") is None:
             return self._scroll(str(p.get("direction", "down")), float(p.get("pages", 1.0)))
         if action in TAB_ACTIONS:
+            self._frames.clear()  # they were found from the tab that was current
             return _tab_lines(action, p)
         return None
 
@@ -127,21 +129,34 @@ class StepWriter:
         lines = _comment(code.note)
         if not code.robust:
             self.warnings.append(f"{step.action}: {code.note}")
-        one = f"{code.expression}.{call}"
+        chain = self._rooted(code, lines)
+        one = "".join(chain) + f".{call}"
         if len(one) + 2 * len(_INDENT) <= _WIDTH:
             act = [one]
         else:
-            lines += ["target = (", *(_INDENT + part for part in code.chain), ")"]
+            lines += ["target = (", *(_INDENT + part for part in chain), ")"]
             act = [f"target.{call}"]
         if opens_tab:
+            self._frames.clear()  # they were found from the tab that was current
             return [
                 *lines,
                 "with page.context.expect_page() as new_tab:",
                 *(_INDENT + line for line in act),
-                "page = new_tab.value",
+                "page = new_tab.value",  # the agent went on in the new tab
                 "tabs.append(page)",
             ]
         return lines + act
+
+    def _rooted(self, code: LocatorCode, lines: list[str]) -> tuple[str, ...]:
+        """The chain starting at the variable of its frame (declared on ``lines`` when new), if in one."""
+        if not code.frames:
+            return code.chain
+        root = "".join(code.chain[: 1 + code.frames])
+        if root not in self._frames:
+            self._frames[root] = "frame" if not self._frames else f"frame_{len(self._frames) + 1}"
+            lines.append(f"{self._frames[root]} = {root}")
+        name = self._frames[root]
+        return (name, *(part.replace(root, name) for part in code.chain[1 + code.frames :]))
 
     def _unwritten(self, step: ExportStep, why: str) -> list[str]:
         args = ", ".join(f"{k}={v!r}" for k, v in step.params.items())

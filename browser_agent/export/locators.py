@@ -54,12 +54,14 @@ class LocatorCode:
     """A Playwright locator as Python source, a chain of calls starting at ``page``.
 
     ``robust`` is False for a CSS selector (nothing better was recorded); ``note`` is the comment to
-    put on the line that uses it ("" for none).
+    put on the line that uses it ("" for none); ``frames`` how many ``frame_locator`` calls follow
+    ``page`` (the root of every locator of that frame).
     """
 
     chain: tuple[str, ...]
     robust: bool = True
     note: str = ""
+    frames: int = 0
 
     @property
     def expression(self) -> str:
@@ -99,14 +101,14 @@ def locate(fingerprint: Fingerprint, shown_name: str | None = None) -> LocatorCo
         )
         scoped = f"inside the innermost part of the page showing {fingerprint.group[0]!r}"
         why = f"the page showed {fingerprint.twins} more like it: {scoped}"
-        return LocatorCode((*card, call), robust, _join(note, why))
+        return LocatorCode((*card, call), robust, _join(note, why), len(root) - 1)
     if fingerprint.twins:
         why = (
             f"the page showed {fingerprint.twins} more like it and nothing in their own parts told them "
             "apart: Playwright stops here rather than pick one"
         )
-        return LocatorCode((*root, call), robust, _join(note, why))
-    return LocatorCode((*root, call), robust, note)
+        return LocatorCode((*root, call), robust, _join(note, why), len(root) - 1)
+    return LocatorCode((*root, call), robust, note, len(root) - 1)
 
 
 def _join(*notes: str) -> str:
