@@ -20,6 +20,9 @@ TAB_ACTIONS = frozenset({"open_tab", "switch_tab", "close_tab"})
 _INDENT = "    "
 _WIDTH = 110
 _READING = frozenset({"extract_content", "page_markdown", "get_dropdown_options"})
+_ON_ELEMENTS = frozenset(
+    {"click_element", "input_text", "select_dropdown_option", "hover", "upload_file", "scroll"}
+)
 _SCROLL_PX = 720  # one screen of Playwright's default viewport
 
 
@@ -62,6 +65,8 @@ class StepWriter:
             return [f"# the agent read the page here ({step.action}): nothing to do in a script"]
         if step.action == "done":
             return [f"# the agent reported: {_one_line(str(step.params.get('text', '')))}"]
+        if step.action not in _ON_ELEMENTS:
+            return self._unwritten(step, "it is not a built-in action")
         if step.fingerprint is None:
             return self._unwritten(step, "it names no element the run recorded")
         return self._element_action(step)
@@ -120,9 +125,7 @@ class StepWriter:
         if action == "upload_file":
             value = self.inputs.value(str(p["path"]), "file")
             return self._with_locator(step, f"set_input_files({value})")
-        if action == "scroll":
-            return self._with_locator(step, "scroll_into_view_if_needed()")
-        return self._unwritten(step, "it is not a built-in action")
+        return self._with_locator(step, "scroll_into_view_if_needed()")  # a panel's scroll
 
     def _with_locator(self, step: ExportStep, call: str, *, opens_tab: bool = False) -> list[str]:
         code = self.locate(step)

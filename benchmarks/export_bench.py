@@ -1,0 +1,191 @@
+"""Exported Playwright scripts across shop layouts: the robust export, a script of absolute XPaths, replay.
+
+Run from the repository root: ``.venv/bin/python -m benchmarks.export_bench`` (``--help`` for options).
+
+The demo shop (``browser_agent.demo``) changes its layout on every page load: wrappers, banners, the
+order of the products, the order of the checkout fields, generated class names. Its recorded purchase
+(``recorded_run.json``) is done three ways on the same layouts (a shop started with the same seed loads
+the same layouts in the same order):
+
+- *export*: the script ``browser-agent export`` writes, imported as written and its ``run(page)`` called;
+- *xpath*: the same script with every locator replaced by the element's absolute XPath, taken while the
+  export ran once on the layouts of seed 0 (what a recorder that stores paths would have saved; the
+  approach of the Playwright export users called brittle);
+- *replay*: ``browser_agent.playback.replay`` of the history (re-identification, abstains when unsure).
+
+A run is *correct* when the shop confirmed exactly the recorded order (product, quantity, name, email,
+shipping), *wrong* when it confirmed another order, and *failed* (abstained) when it confirmed none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import runpy
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.chromium import chromium_args, find_chromium
+from browser_agent.controller import Controller
+from browser_agent.demo.runner import RECORDED_RUN
+from browser_agent.demo.site import DemoSite, Order
+from browser_agent.export import ExportStep, LocatorCode, locate, render_script, steps_from_history
+from browser_agent.export.locators import py_string
+from browser_agent.playback import ReplayOptions, replay
+from browser_agent.record import AgentHistory
+
+EXPECTED = ("blue-mug", 2, "Ada Lovelace", "ada@example.com", "Express")
+XPATH_JS = """el => { const parts = [];
+  for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+    let i = 1;
+    for (let s = n.previousElementSibling; s; s = s.previousElementSibling)
+      if (s.localName === n.localName) i++;
+    parts.unshift(n.localName + "[" + i + "]"); }
+  return "/" + parts.join("/"); }"""
+
+
+def verdict(orders: list[Order]) -> str:
+    if not orders:
+        return "failed"
+    placed = [(o.product, o.quantity, o.name, o.email, o.shipping) for o in orders]
+    return "correct" if placed == [EXPECTED] else "wrong"
+
+
+def record_xpaths(browser: Browser, steps: list[ExportStep]) -> dict[int, str]:
+    """Do the purchase once on the layouts of seed 0 with the export's locators; note each element's XPath."""
+    paths: dict[int, str] = {}
+    with DemoSite(0) as site:
+        page = browser.new_page()
+        for at, step in enumerate(steps):
+            if step.action == "go_to_url":
+                page.goto(site.url)
+                continue
+            if step.fingerprint is None:
+                continue
+            target = eval(locate(step.fingerprint, step.shown_name).expression, {"page": page, "re": re})
+            paths[at] = target.evaluate(XPATH_JS)
+            _act(target, step)
+        page.close()
+        assert verdict(site.orders) == "correct", site.orders
+    return paths
+
+
+def _act(target: Any, step: ExportStep) -> None:
+    text = str(step.params.get("text", ""))
+    if step.action == "input_text":
+        target.fill(text)
+    elif step.action == "select_dropdown_option":
+        target.select_option(label=text)
+    else:
+        target.click()
+
+
+def xpath_script(steps: list[ExportStep], paths: dict[int, str]) -> str:
+    index = {id(step): at for at, step in enumerate(steps)}
+
+    def by_xpath(step: ExportStep) -> LocatorCode:
+        return LocatorCode(("page", f".locator({py_string('xpath=' + paths[index[id(step)]])})"))
+
+    return render_script(steps, locate=by_xpath).source
+
+
+def run_script(
+    browser: Browser, source: str, seeds: list[int], folder: Path, name: str
+) -> list[dict[str, Any]]:
+    path = folder / f"{name}.py"
+    path.write_text(source)
+    run: Callable[..., None] = runpy.run_path(str(path))["run"]
+    rows = []
+    for seed in seeds:
+        with DemoSite(seed) as site:
+            context = browser.new_context()
+            page: Page = context.new_page()
+            page.set_default_timeout(3_000)  # an element that is not there fails in 3 s, not 30
+            start, error = time.perf_counter(), ""
+            try:
+                run(page, base_url=site.url)
+            except Exception as exc:  # a failed run is a result here, whatever Playwright raised
+                error = str(exc).splitlines()[0][:160]
+            context.close()
+            rows.append(_row(name, seed, site.orders, start, error))
+    return rows
+
+
+def _row(way: str, seed: int, orders: list[Order], start: float, error: str) -> dict[str, Any]:
+    return {
+        "way": way,
+        "seed": seed,
+        "verdict": verdict(orders),
+        "s": time.perf_counter() - start,
+        "error": error,
+    }
+
+
+async def run_replays(seeds: list[int]) -> list[dict[str, Any]]:
+    history = AgentHistory.load(RECORDED_RUN, Controller())
+    root = next(str(a.params["url"]) for s in history.steps for a in s.actions if a.name == "go_to_url")
+    rows = []
+    for seed in seeds:
+        with DemoSite(seed) as site:
+            config = BrowserConfig(block_external_network=True, allowed_domains=("http://127.0.0.1:*",))
+            start = time.perf_counter()
+            async with BrowserSession(config) as session:
+                opts = ReplayOptions(substitutions={root: site.url}, retries=1)
+                report = await replay(history, session, Controller(), opts)
+            rows.append(_row("replay", seed, site.orders, start, report.stopped or ""))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layouts", type=int, default=30, help="how many shop layouts (seeds)")
+    parser.add_argument("--json", type=Path, help="write every run as JSON here")
+    args = parser.parse_args()
+    seeds = [1000 + 37 * n for n in range(args.layouts)]
+    history = AgentHistory.load(RECORDED_RUN)
+    steps = steps_from_history(history)
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        location = find_chromium(playwright_path=pw.chromium.executable_path)
+        browser = pw.chromium.launch(
+            executable_path=str(location.path) if location.path else None,
+            args=chromium_args(block_external_network=True),
+        )
+        exported = render_script(steps, task=history.task).source
+        brittle = xpath_script(steps, record_xpaths(browser, steps))
+        rows += run_script(browser, exported, seeds, Path(tmp), "export")
+        rows += run_script(browser, brittle, seeds, Path(tmp), "xpath")
+        # the XPaths do work on the layouts they were taken on: what breaks them is the change
+        same = run_script(browser, brittle, [0], Path(tmp), "xpath")[0]["verdict"]
+        print(f"xpath script on the layouts it was recorded on (seed 0): {same}")
+        browser.close()
+    rows += asyncio.run(run_replays(seeds))
+    report(rows, args.layouts)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+
+
+def report(rows: list[dict[str, Any]], layouts: int) -> None:
+    print(f"{layouts} layouts of the demo shop, the recorded purchase each way\n")
+    print(f"{'way':<8} {'correct':>8} {'failed':>8} {'wrong':>6} {'median s':>9}")
+    for way in ("export", "xpath", "replay"):
+        mine = [r for r in rows if r["way"] == way]
+        counts = Counter(r["verdict"] for r in mine)
+        median = sorted(r["s"] for r in mine)[len(mine) // 2]
+        print(f"{way:<8} {counts['correct']:>8} {counts['failed']:>8} {counts['wrong']:>6} {median:>9.2f}")
+    errors = Counter(re.sub(r"\d+", "N", r["error"])[:100] for r in rows if r["verdict"] != "correct")
+    for error, count in errors.most_common(5):
+        print(f"  {count} x {error}")
+
+
+if __name__ == "__main__":
+    main()

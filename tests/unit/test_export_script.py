@@ -1,0 +1,133 @@
+"""Export without a browser: the locator each fingerprint gets, the inputs and secrets of a script, and
+the script's shape for every built-in action (it compiles; what could not be written says so)."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_agent.errors import UserError
+from browser_agent.export import ExportStep, export_history, locate, render_script
+from browser_agent.export.steps import shown_name
+from browser_agent.record import AgentHistory
+from browser_agent.reid import Fingerprint
+
+
+def _fp(tag: str, name: str = "", **extra: object) -> Fingerprint:
+    return Fingerprint(tag=tag, name=name, **extra)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("fingerprint", "shown", "expected"),
+    [
+        (_fp("a", "cart", attributes=(("href", "/cart"),)), "Cart", 'page.get_by_role("link", name="Cart", exact=True)'),
+        (_fp("button", "add to cart"), None, 'page.get_by_role("button", name=re.compile("^add to cart$", re.IGNORECASE))'),
+        (_fp("input", "email", attributes=(("type", "email"),)), "Email", 'page.get_by_role("textbox", name="Email", exact=True)'),
+        (_fp("input", "quantity", attributes=(("type", "number"),)), "Quantity", 'page.get_by_role("spinbutton", name="Quantity", exact=True)'),
+        (_fp("input", "password", attributes=(("type", "password"),)), "Password", 'page.get_by_label("Password", exact=True)'),
+        (_fp("input", "search here", attributes=(("type", "password"), ("placeholder", "Search here"))), None, 'page.get_by_placeholder("Search here", exact=True)'),
+        (_fp("div", attributes=(("data-testid", "promo"),)), None, 'page.get_by_test_id("promo")'),
+        (_fp("span", "open menu", text="open menu"), "Open menu", 'page.get_by_text("Open menu", exact=True)'),
+        (_fp("select", "shipping standardexpress", attributes=(("name", "shipping"),)), None, """page.locator('select[name="shipping"]')"""),
+        (_fp("div", role="tab", name="details"), "Details", 'page.get_by_role("tab", name="Details", exact=True)'),
+    ],
+)  # fmt: skip
+def test_each_element_gets_the_most_robust_locator_its_fingerprint_supports(
+    fingerprint: Fingerprint, shown: str | None, expected: str
+) -> None:
+    code = locate(fingerprint, shown)
+    assert code.expression == expected
+    assert code.robust and not code.note
+
+
+def test_an_element_with_nothing_robust_gets_css_and_says_so() -> None:
+    code = locate(_fp("div", classes=("icon",)))  # generated classes were left out when recorded
+    assert code.expression == """page.locator("div.icon")""" and not code.robust
+    assert "CSS selector" in code.note
+
+
+def test_a_name_cut_by_the_recording_matches_as_a_prefix() -> None:
+    long = "a" * 100
+    assert locate(_fp("button", long), long.upper()).expression.endswith(f'"^{long}", re.IGNORECASE))')
+
+
+def test_frames_are_reached_by_name_or_by_the_document_path() -> None:
+    framed = _fp("button", "pay", frame_path=("checkout", "https://pay.example/widget/v2/form.html?x=1"))
+    code = locate(framed, "Pay")
+    assert code.frames == 2
+    assert code.expression == (
+        """page.frame_locator('iframe[name="checkout"], iframe[id="checkout"]')"""
+        """.frame_locator('iframe[src*="form.html?x=1"]')"""
+        '.get_by_role("button", name="Pay", exact=True)'
+    )
+
+
+def test_look_alikes_are_scoped_to_their_card_or_left_strict_with_a_comment() -> None:
+    carded = locate(_fp("button", "add to cart", twins=3, group=("red cap",), group_depth=1), "Add to cart")
+    button = 'page.get_by_role("button", name="Add to cart", exact=True)'
+    assert carded.expression == (
+        f'page.locator("*").filter(has_text="red cap").filter(has={button}).last'
+        '.get_by_role("button", name="Add to cart", exact=True)'
+    )
+    assert "3 more like it" in carded.note
+    alone = locate(_fp("button", "edit", twins=1, anchors=(("before", 1, "row 2"),)), "Edit")
+    assert alone.expression == 'page.get_by_role("button", name="Edit", exact=True)'
+    assert "Playwright stops here rather than pick one" in alone.note
+
+
+def test_the_shown_name_is_taken_from_what_the_action_said() -> None:
+    assert shown_name("blue ceramic mug", "Clicked element 3 (Blue  ceramic mug)") == "Blue ceramic mug"
+    assert shown_name("email", "Typed 'email me' into element 4 (EMail)") == "EMail"
+    assert shown_name("cart", "Clicked element 2 (Cartridge)") is None
+
+
+def _steps() -> list[ExportStep]:
+    email = _fp("input", "email", attributes=(("type", "email"),))
+    secret = _fp("input", "password", attributes=(("type", "password"),))
+    link = _fp("a", "docs", attributes=(("href", "/docs"),))
+    return [
+        ExportStep("go_to_url", {"url": "http://shop.test:8080/login"}),
+        ExportStep("input_text", {"text": "ada@example.com"}, email, shown_name="Email"),
+        ExportStep("input_text", {"text": "<secret>pw</secret>"}, secret, shown_name="Password"),
+        ExportStep("input_text", {"text": "ada@example.com"}, email, shown_name="Email"),
+        ExportStep("send_keys", {"keys": "Tab Enter"}),
+        ExportStep("click_element", {}, link, opened_tab=True),
+        ExportStep("switch_tab", {"tab_id": 0}),
+        ExportStep("scroll", {"direction": "down", "pages": 0.5}),
+        ExportStep("search_web", {"query": "oak desk"}),
+        ExportStep("extract_content", {"goal": "prices"}),
+        ExportStep("book_table", {"when": "7pm"}),
+        ExportStep("go_to_url", {"url": "http://shop.test:8080/account"}),
+        ExportStep("done", {"text": "Signed in as ada@example.com", "success": True}),
+    ]
+
+
+def test_a_script_holds_inputs_and_secret_names_never_values_and_compiles() -> None:
+    script = render_script(_steps(), task="Sign in", pytest=False)
+    source = script.source
+    compile(source, "exported.py", "exec")
+    assert 'BASE_URL = os.environ.get("BA_BASE_URL", "http://shop.test:8080/")' in source
+    assert 'EMAIL = os.environ.get("BA_EMAIL", "ada@example.com")' in source
+    assert source.count("EMAIL = ") == 1  # the same value in the same field is one input
+    assert 'page.goto(base_url + "login")' in source and 'page.goto(base_url + "account")' in source
+    assert '.fill(os.environ["BA_SECRET_PW"])' in source and "<secret>" not in source
+    assert 'page.keyboard.press("Tab")' in source and 'page.keyboard.press("Enter")' in source
+    assert "with page.context.expect_page() as new_tab:" in source and "page = tabs[0]" in source
+    assert "page.mouse.wheel(0, 360)" in source and "quote_plus(query)" in source
+    assert "# NOT EXPORTED: book_table(when='7pm')" in source
+    assert script.warnings == ("book_table(when='7pm') was not exported: it is not a built-in action",)
+
+
+def test_the_pytest_form_checks_the_end_with_inputs_in_the_pattern() -> None:
+    from browser_agent.export import Ending
+
+    ending = Ending(url="http://shop.test:8080/account?tab=1", text="Order #1234 for ada@example.com")
+    source = render_script(_steps(), ending=ending, pytest=True).source
+    compile(source, "test_exported.py", "exec")
+    assert 'expect(page).to_have_url(re.compile("^" + re.escape(BASE_URL + "account") + r"([?#]|$)"))' in source
+    assert 'r"Order #\\d+ for "' in source and "+ re.escape(EMAIL)" in source
+    assert "def test_recorded_run(page: Page) -> None:" in source
+
+
+def test_a_history_with_nothing_done_is_one_clear_error() -> None:
+    with pytest.raises(UserError, match="no action to export"):
+        export_history(AgentHistory(task="t"))
