@@ -19,18 +19,54 @@ def _fp(tag: str, name: str = "", **extra: object) -> Fingerprint:
 @pytest.mark.parametrize(
     ("fingerprint", "shown", "expected"),
     [
-        (_fp("a", "cart", attributes=(("href", "/cart"),)), "Cart", 'page.get_by_role("link", name="Cart", exact=True)'),
-        (_fp("button", "add to cart"), None, 'page.get_by_role("button", name=re.compile("^add to cart$", re.IGNORECASE))'),
-        (_fp("input", "email", attributes=(("type", "email"),)), "Email", 'page.get_by_role("textbox", name="Email", exact=True)'),
-        (_fp("input", "quantity", attributes=(("type", "number"),)), "Quantity", 'page.get_by_role("spinbutton", name="Quantity", exact=True)'),
-        (_fp("input", "password", attributes=(("type", "password"),)), "Password", 'page.get_by_label("Password", exact=True)'),
-        (_fp("input", "search here", attributes=(("type", "password"), ("placeholder", "Search here"))), None, 'page.get_by_placeholder("Search here", exact=True)'),
+        (
+            _fp("a", "cart", attributes=(("href", "/cart"),)),
+            "Cart",
+            'page.get_by_role("link", name="Cart", exact=True)',
+        ),
+        (
+            _fp("button", "add to cart"),
+            None,
+            'page.get_by_role("button", name=re.compile("^add to cart$", re.IGNORECASE))',
+        ),
+        (
+            _fp("input", "email", attributes=(("type", "email"),)),
+            "Email",
+            'page.get_by_role("textbox", name="Email", exact=True)',
+        ),
+        (
+            _fp("input", "quantity", attributes=(("type", "number"),)),
+            "Quantity",
+            'page.get_by_role("spinbutton", name="Quantity", exact=True)',
+        ),
+        (
+            _fp("input", "password", attributes=(("type", "password"),)),
+            "Password",
+            'page.get_by_label("Password", exact=True)',
+        ),
+        (
+            _fp("input", "search here", attributes=(("type", "password"), ("placeholder", "Search here"))),
+            None,
+            'page.get_by_placeholder("Search here", exact=True)',
+        ),
         (_fp("div", attributes=(("data-testid", "promo"),)), None, 'page.get_by_test_id("promo")'),
-        (_fp("span", "open menu", text="open menu"), "Open menu", 'page.get_by_text("Open menu", exact=True)'),
-        (_fp("select", "shipping standardexpress", attributes=(("name", "shipping"),)), None, """page.locator('select[name="shipping"]')"""),
-        (_fp("div", role="tab", name="details"), "Details", 'page.get_by_role("tab", name="Details", exact=True)'),
+        (
+            _fp("span", "open menu", text="open menu"),
+            "Open menu",
+            'page.get_by_text("Open menu", exact=True)',
+        ),
+        (
+            _fp("select", "shipping standardexpress", attributes=(("name", "shipping"),)),
+            None,
+            """page.locator('select[name="shipping"]')""",
+        ),
+        (
+            _fp("div", role="tab", name="details"),
+            "Details",
+            'page.get_by_role("tab", name="Details", exact=True)',
+        ),
     ],
-)  # fmt: skip
+)
 def test_each_element_gets_the_most_robust_locator_its_fingerprint_supports(
     fingerprint: Fingerprint, shown: str | None, expected: str
 ) -> None:
@@ -123,7 +159,8 @@ def test_the_pytest_form_checks_the_end_with_inputs_in_the_pattern() -> None:
     ending = Ending(url="http://shop.test:8080/account?tab=1", text="Order #1234 for ada@example.com")
     source = render_script(_steps(), ending=ending, pytest=True).source
     compile(source, "test_exported.py", "exec")
-    assert 'expect(page).to_have_url(re.compile("^" + re.escape(BASE_URL + "account") + r"([?#]|$)"))' in source
+    url = 're.compile("^" + re.escape(BASE_URL + "account") + r"([?#]|$)")'
+    assert f"expect(page).to_have_url({url})" in source
     assert 'r"Order #\\d+ for "' in source and "+ re.escape(EMAIL)" in source
     assert "def test_recorded_run(page: Page) -> None:" in source
 
