@@ -29,6 +29,7 @@ if _typing.TYPE_CHECKING:
         ModelOutputError,
         UserError,
     )
+    from browser_agent.export import export_history
     from browser_agent.output import ConsoleReporter, save_gif, save_report
     from browser_agent.playback import ReplayOptions, ReplayReport, replay
     from browser_agent.record import AgentHistory
@@ -57,6 +58,7 @@ _HOMES = {
     "ReplayReport": "playback",
     "TaskSpec": "batch",
     "UserError": "errors",
+    "export_history": "export",
     "extract_snapshot": "dom",
     "replay": "playback",
     "run_many": "batch",
@@ -89,6 +91,7 @@ __all__ = [
     "ReplayReport",
     "TaskSpec",
     "UserError",
+    "export_history",
     "extract_snapshot",
     "replay",
     "run_many",

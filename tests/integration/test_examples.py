@@ -19,7 +19,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PUBLIC_MODULES = {"browser_agent", "browser_agent.testing", "browser_agent.models", "browser_agent.batch"}
 
 
-def run_example(name: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_example(
+    name: str, extra_env: dict[str, str] | None = None, timeout: float = 55
+) -> subprocess.CompletedProcess[str]:
     """Run ``examples/name`` as a reader would, with none of the variables that choose a model or browser."""
     chosen = ("BROWSER_AGENT_", "OPENAI_", "PLAYWRIGHT_WS_ENDPOINT")
     env = {k: v for k, v in os.environ.items() if not k.startswith(chosen)}
@@ -27,7 +29,7 @@ def run_example(name: str, extra_env: dict[str, str] | None = None) -> subproces
         [sys.executable, str(EXAMPLES / name)],
         capture_output=True,
         text=True,
-        timeout=55,
+        timeout=timeout,
         env=env | (extra_env or {}),
         check=False,
     )
@@ -50,8 +52,20 @@ def test_every_example_runs_offline(name: str, expected: str) -> None:
     assert expected in done.stdout, done.stdout
 
 
+@pytest.mark.timeout(200)  # two Chromium launches (the agent's, the script's): slow on a loaded machine
+def test_the_export_example_runs_its_exported_script_with_new_inputs() -> None:
+    from browser_agent.browser.chromium import find_chromium
+
+    chromium = find_chromium().path  # the script launches plain Playwright: it is told which Chromium
+    done = run_example("export_playwright.py", {"BA_CHROMIUM": str(chromium or "")}, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "password in it: False" in done.stdout and "the script ran: True" in done.stdout, done.stdout
+    assert "the page received: ['grace@example.com'] ['Garden'] | the new password: True" in done.stdout
+
+
 def test_every_example_is_tested_and_uses_only_the_public_api() -> None:
     tested = {"quickstart.py", "planner.py", "sensitive_data.py", "custom_action.py", "structured_extract.py"}
+    tested.add("export_playwright.py")
     found = {path.name for path in EXAMPLES.glob("*.py")}
     assert found == tested | {"parallel.py"}, "a new example needs a line in test_every_example_runs_offline"
     for path in sorted(EXAMPLES.glob("*.py")):

@@ -97,6 +97,7 @@ ALLOWED: dict[str, set[str]] = {
         "dom",
         "llm",
         "errors",
+        "export",
         "sensitive",
         "testing",
         "extras",
