@@ -183,3 +183,55 @@ async def test_a_sign_in_inside_a_frame_uses_frame_locator_and_reads_the_secret_
         ran = _python(str(driver), str(script), "body", _chromium(), env=env)
         assert ran.returncode == 0, ran.stderr[-2000:]
         assert site.requested[-1] == "/signed?email=grace%40example.com&pw=another-Pw-42"
+
+
+def _card_policy(url: str) -> Any:
+    """On cards.html: heart the Oak Desk, then add the Red Cap; every card has the same two buttons."""
+
+    def policy(messages: list[BaseMessage]) -> dict[str, Any]:
+        state = next(str(m.content) for m in reversed(messages) if "Current URL:" in str(m.content))
+        page = page_of_state(state)
+        lines = page.splitlines()
+
+        def in_card(product: str, label: str) -> int:
+            start = next(i for i, line in enumerate(lines) if product in line)
+            return next(find_index(line, "button", label) for line in lines[start:] if label in line)
+
+        if "added Red Cap" in page:
+            action: dict[str, Any] = {"action": "done", "text": "done", "success": True}
+        elif "wished Oak Desk" in page:
+            action = {"action": "click_element", "index": in_card("Red Cap", "Add to cart")}
+        elif "nothing yet" in page:
+            action = {"action": "click_element", "index": in_card("Oak Desk", "Wishlist")}
+        else:
+            action = {"action": "go_to_url", "url": url}
+        brain = {"evaluation_previous_goal": "ok", "memory": "", "next_goal": "shop"}
+        return {"current_state": brain, "action": [action]}
+
+    return policy
+
+
+@pytest.mark.timeout(240)
+async def test_buttons_alike_in_every_card_are_found_inside_their_own_card(
+    session: BrowserSession, server, tmp_path: Path
+) -> None:
+    url = server.url("replay/cards.html?v=base")
+    llm = ScriptedChatModel(policy=_card_policy(url))
+    history = await Agent("Heart the Oak Desk, add the Red Cap", llm, browser=session).run(max_steps=6)
+    assert history.is_done()
+    script = tmp_path / "cards.py"
+    source = _export(history.save(tmp_path / "cards.json"), script)
+    red_cap = 'page.get_by_role("button", name="Add to cart", exact=True)'
+    assert f'.filter(has_text="red cap $15.00")\n        .filter(has={red_cap})\n        .last' in source
+    assert "the page showed 3 more like it" in source
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER)
+    base = url.split("replay/")[0]
+    ran = _python(str(driver), str(script), "#log", _chromium(), env={"BA_BASE_URL": base})
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.strip() == "wished Oak Desk; added Red Cap"
+    # The card's label is what picks the card: without it, the innermost part holding such a button is
+    # the last card, another product's.
+    script.write_text(source.replace('.filter(has_text="red cap $15.00")', ""))
+    unscoped = _python(str(driver), str(script), "#log", _chromium(), env={"BA_BASE_URL": base})
+    assert unscoped.stdout.strip() == "wished Oak Desk; added Wool Scarf", unscoped.stderr[-2000:]
