@@ -44,6 +44,8 @@ from browser_agent.playback import ReplayOptions, replay
 from browser_agent.record import AgentHistory
 
 EXPECTED = ("blue-mug", 2, "Ada Lovelace", "ada@example.com", "Express")
+# An element not there fails in 10 s instead of Playwright's 30; on a loaded machine 3 s failed a good run.
+TIMEOUT_MS = 10_000
 XPATH_JS = """el => { const parts = [];
   for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
     let i = 1;
@@ -109,7 +111,7 @@ def run_script(
         with DemoSite(seed) as site:
             context = browser.new_context()
             page: Page = context.new_page()
-            page.set_default_timeout(3_000)  # an element that is not there fails in 3 s, not 30
+            page.set_default_timeout(TIMEOUT_MS)
             start, error = time.perf_counter(), ""
             try:
                 run(page, base_url=site.url)
@@ -139,7 +141,7 @@ async def run_replays(seeds: list[int]) -> list[dict[str, Any]]:
             config = BrowserConfig(block_external_network=True, allowed_domains=("http://127.0.0.1:*",))
             start = time.perf_counter()
             async with BrowserSession(config) as session:
-                opts = ReplayOptions(substitutions={root: site.url}, retries=1)
+                opts = ReplayOptions(substitutions={root: site.url})
                 report = await replay(history, session, Controller(), opts)
             rows.append(_row("replay", seed, site.orders, start, report.stopped or ""))
     return rows
@@ -182,9 +184,11 @@ def report(rows: list[dict[str, Any]], layouts: int) -> None:
         counts = Counter(r["verdict"] for r in mine)
         median = sorted(r["s"] for r in mine)[len(mine) // 2]
         print(f"{way:<8} {counts['correct']:>8} {counts['failed']:>8} {counts['wrong']:>6} {median:>9.2f}")
-    errors = Counter(re.sub(r"\d+", "N", r["error"])[:100] for r in rows if r["verdict"] != "correct")
-    for error, count in errors.most_common(5):
-        print(f"  {count} x {error}")
+    errors = Counter(
+        (r["way"], re.sub(r"\d+", "N", r["error"])[:100]) for r in rows if r["verdict"] != "correct"
+    )
+    for (way, error), count in errors.most_common(5):
+        print(f"  {way}: {count} x {error}")
 
 
 if __name__ == "__main__":
