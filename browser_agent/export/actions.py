@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,9 +28,12 @@ _SCROLL_PX = 720  # one screen of Playwright's default viewport
 
 def robust_locator(step: ExportStep) -> LocatorCode:
     """The locator the export writes: the most robust one the step's fingerprint supports."""
-    if step.fingerprint is None:
+    found = step.fingerprint
+    if found is None:
         raise ValueError(f"{step.action} recorded no element")
-    return locate(step.fingerprint, step.shown_name)
+    if step.frame is not None and step.frame != found.frame_path:
+        found = replace(found, frame_path=step.frame)
+    return locate(found, step.shown_name)
 
 
 @dataclass(slots=True)

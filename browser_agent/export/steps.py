@@ -19,8 +19,9 @@ __all__ = ["ExportStep", "steps_from_history"]
 class ExportStep:
     """One action to write out: its name and parameters, the element it acted on and that element's frame.
 
-    ``frame`` is the chain of frames holding the element, outermost first, as the fingerprint records
-    it (an iframe's name, else its document's address); empty for the top document. ``shown_name`` is the
+    ``frame`` is the chain of frames holding the element, outermost first, as fingerprints record it
+    (an iframe's name, else its document's address); empty for the top document, None to take the
+    fingerprint's own. ``shown_name`` is the
     element's name as the page wrote it (fingerprints keep it lower-cased), when the run told it.
     ``url`` is the page the action started on, ``opened_tab`` whether the action opened a new tab.
     """
@@ -28,7 +29,7 @@ class ExportStep:
     action: str
     params: Mapping[str, Any] = field(default_factory=dict)
     fingerprint: Fingerprint | None = None
-    frame: tuple[str, ...] = ()
+    frame: tuple[str, ...] | None = None
     url: str = ""
     shown_name: str | None = None
     opened_tab: bool = False

@@ -97,6 +97,17 @@ def test_frames_are_reached_by_name_or_by_the_document_path() -> None:
     )
 
 
+def test_a_step_frame_given_apart_from_the_fingerprint_is_the_one_used() -> None:
+    from browser_agent.export.actions import robust_locator
+
+    pay = _fp("button", "pay", frame_path=("old",))
+    assert 'iframe[name="old"]' in robust_locator(ExportStep("click_element", {}, pay)).expression
+    moved = robust_locator(ExportStep("click_element", {}, pay, frame=("checkout",)))
+    assert moved.expression.startswith(
+        """page.frame_locator('iframe[name="checkout"], iframe[id="checkout"]')"""
+    )
+
+
 def test_look_alikes_are_scoped_to_their_card_or_left_strict_with_a_comment() -> None:
     carded = locate(_fp("button", "add to cart", twins=3, group=("red cap",), group_depth=1), "Add to cart")
     button = 'page.get_by_role("button", name="Add to cart", exact=True)'
