@@ -13,6 +13,9 @@ the shop's own record of the orders placed (``DemoSite.orders``), never by what 
 * abstained: no order, and the replay said where it stopped (an element it could not be sure of);
 * wrong: any other order (another product, quantity or value, or two orders), or no order while the
   replay reported success.
+
+Every tenth run also asks, on another shop, for a product the shop does not sell: there the only right
+outcome is to stop without an order (counted apart: ``absent runs``, ``rightly stopped``, ``wrong``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from browser_agent.workflow import Workflow, make_workflow, run_workflow
 
 NAMES = ("Grace Hopper", "Alan Turing", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth", "Frances Allen")
 SHIPPING = ("Standard", "Express", "Pick-up")
+SOLD = frozenset(p.name for p in PRODUCTS)
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,20 @@ def cases(runs: int, first_seed: int) -> list[Case]:
     return made
 
 
+def absent_cases(runs: int, first_seed: int) -> list[Case]:
+    """A product the shop does not sell, every tenth run (seeds after the main runs' ones)."""
+    return [
+        Case(first_seed + runs + n, "Green teapot", 2, "Ada Lovelace", f"ada.{n}@example.org", "Standard")
+        for n in range(0, runs, 10)
+    ]
+
+
+def judge_absent(orders: list[Order], ok: bool) -> tuple[str, str]:
+    if not orders and not ok:
+        return "correct", "stopped without an order"
+    return "wrong", f"ok={ok}, orders {[asdict(o) for o in orders]}"
+
+
 def judge(case: Case, orders: list[Order], stopped: str | None, ok: bool) -> tuple[str, str]:
     if len(orders) == 1 and orders[0] == case.expected(orders[0].number) and ok:
         return "correct", ""
@@ -99,7 +117,10 @@ async def run_case(workflow: Workflow, case: Case, browser: Browser) -> Outcome:
         config = BrowserConfig(allowed_domains=("http://127.0.0.1:*",), block_external_network=True)
         async with BrowserSession(config, browser=browser) as session:
             report = await run_workflow(workflow, session, case.inputs(site.url), options=ReplayOptions())
-        verdict, detail = judge(case, list(site.orders), report.stopped, report.ok)
+        if case.product in SOLD:
+            verdict, detail = judge(case, list(site.orders), report.stopped, report.ok)
+        else:
+            verdict, detail = judge_absent(list(site.orders), report.ok)
     return Outcome(case, verdict, detail, time.perf_counter() - start)
 
 
@@ -109,7 +130,7 @@ async def bench(runs: int, first_seed: int, verbose: bool) -> list[Outcome]:
     browser = await launch_browser(playwright, BrowserConfig(block_external_network=True))
     outcomes = []
     try:
-        for case in cases(runs, first_seed):
+        for case in cases(runs, first_seed) + absent_cases(runs, first_seed):
             outcome = await run_case(workflow, case, browser)
             outcomes.append(outcome)
             if verbose or outcome.verdict != "correct":
@@ -127,7 +148,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--verbose", action="store_true", help="print every run's verdict")
     args = parser.parse_args()
-    outcomes = asyncio.run(bench(args.runs, args.seed, args.verbose))
+    everything = asyncio.run(bench(args.runs, args.seed, args.verbose))
+    outcomes = [o for o in everything if o.case.product in SOLD]
+    absent = [o for o in everything if o.case.product not in SOLD]
     counts = Counter(o.verdict for o in outcomes)
     seconds = sorted(o.seconds for o in outcomes)
     figures = {
@@ -137,6 +160,9 @@ def main() -> None:
         "wrong": counts["wrong"],
         "median_seconds": round(seconds[len(seconds) // 2], 2) if seconds else 0,
         "abstentions": Counter(o.detail.split(":")[0] for o in outcomes if o.verdict == "abstained"),
+        "absent_runs": len(absent),
+        "absent_rightly_stopped": sum(o.verdict == "correct" for o in absent),
+        "absent_wrong": sum(o.verdict == "wrong" for o in absent),
     }
     if args.json:
         print(json.dumps(figures))
@@ -147,7 +173,11 @@ def main() -> None:
     )
     for where, count in figures["abstentions"].items():
         print(f"  abstained at {where}: {count}")
-    if counts["wrong"]:
+    print(
+        f"absent product: runs {figures['absent_runs']}  "
+        f"rightly stopped {figures['absent_rightly_stopped']}  wrong {figures['absent_wrong']}"
+    )
+    if counts["wrong"] or figures["absent_wrong"]:
         sys.exit(1)
 
 
