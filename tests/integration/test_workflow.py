@@ -5,8 +5,10 @@ nothing on the page, and the CLI makes, shows and runs it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from langchain_core.messages import BaseMessage
 from playwright.async_api import Browser
 
 from browser_agent import (
@@ -22,6 +24,7 @@ from browser_agent.cli import main
 from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
 from browser_agent.record import AgentHistory
+from browser_agent.testing import ScriptedChatModel, find_index
 
 FENCE = ("http://127.0.0.1:*",)
 NEW = {
@@ -62,6 +65,26 @@ async def test_a_product_the_shop_does_not_have_stops_the_run_instead_of_buying_
             report = await run_workflow(workflow, session, inputs, options=ReplayOptions(retries=0))
     assert not report.ok and site.orders == []
     assert report.stopped is not None and "step 2" in report.stopped and "green teapot" in report.stopped
+
+
+async def test_a_step_it_cannot_be_sure_of_is_handed_to_the_model_with_what_it_looked_for(
+    browser: Browser, workflow: Workflow
+) -> None:
+    def rescuer(messages: list[BaseMessage]) -> dict[str, Any]:
+        text = str(messages[-1].content)
+        assert "no element can be <a> 'salt'" in text, text  # the new words are what it was asked for
+        index = find_index(text.split("Page:", 1)[1], "a", "Salt mill")
+        brain = {"evaluation_previous_goal": "Unknown", "memory": "-", "next_goal": "open the salt mill"}
+        return {"current_state": brain, "action": [{"action": "click_element", "index": index}]}
+
+    llm = ScriptedChatModel(policy=rescuer)
+    with DemoSite(seed=31) as site:
+        async with BrowserSession(BrowserConfig(allowed_domains=FENCE), browser=browser) as session:
+            inputs = NEW | {"url": site.url, "product": "Salt"}
+            report = await run_workflow(workflow, session, inputs, options=ReplayOptions(llm=llm, retries=0))
+    assert report.ok, report.stopped
+    assert [a.status for a in report.actions][1] == "handed_to_llm" and len(llm.calls) == 1
+    assert [(o.product, o.quantity) for o in site.orders] == [("Salt mill", 3)]
 
 
 async def test_a_secret_the_workflow_types_must_be_given_before_anything_starts(tmp_path: Path) -> None:
