@@ -33,3 +33,18 @@ def test_the_readme_leads_and_the_guides_exist() -> None:
     for guide in ("models", "cli", "python", "safety", "replay", "scaling", "mcp", "troubleshooting"):
         assert f"(docs/{guide}.md)" in readme, guide
     assert "(docs/report.png)" in readme
+
+
+def test_every_page_a_walkthrough_opens_on_port_8000_is_in_examples_site() -> None:
+    """The README serves examples/site on 127.0.0.1:8000; a guide that names another page there sends
+    the reader to a 404 (as a form.html once did)."""
+    named = {
+        (page.relative_to(ROOT), path)
+        for page in DOCS
+        for path in re.findall(r"127\.0\.0\.1:8000/([\w./-]+)", page.read_text(encoding="utf-8"))
+    }
+    missing = [
+        f"{page} → {path}" for page, path in named if not (ROOT / "examples" / "site" / path).is_file()
+    ]
+    assert not missing, missing
+    assert len(named) >= 2  # the README and the models guide both walk through it
