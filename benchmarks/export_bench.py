@@ -43,7 +43,7 @@ from browser_agent.export.locators import py_string
 from browser_agent.playback import ReplayOptions, replay
 from browser_agent.record import AgentHistory
 
-EXPECTED = ("blue-mug", 2, "Ada Lovelace", "ada@example.com", "Express")
+EXPECTED = ("Blue ceramic mug", 2, "Ada Lovelace", "ada@example.com", "Express")
 # An element not there fails in 10 s instead of Playwright's 30; on a loaded machine 3 s failed a good run.
 TIMEOUT_MS = 10_000
 XPATH_JS = """el => { const parts = [];

@@ -33,6 +33,7 @@ if _typing.TYPE_CHECKING:
     from browser_agent.output import ConsoleReporter, save_gif, save_report
     from browser_agent.playback import ReplayOptions, ReplayReport, replay
     from browser_agent.record import AgentHistory
+    from browser_agent.workflow import Workflow, make_workflow, run_workflow
 
 # Each public name, and the subpackage it comes from.
 _HOMES = {
@@ -59,11 +60,14 @@ _HOMES = {
     "TaskSpec": "batch",
     "UserError": "errors",
     "export_history": "export",
+    "Workflow": "workflow",
     "extract_snapshot": "dom",
     "replay": "playback",
     "run_many": "batch",
     "save_gif": "output",
     "save_report": "output",
+    "make_workflow": "workflow",
+    "run_workflow": "workflow",
 }
 
 __version__ = _version()  # the installed distribution's version ("0+unknown" in a tree never installed)
@@ -92,9 +96,12 @@ __all__ = [
     "TaskSpec",
     "UserError",
     "export_history",
+    "Workflow",
     "extract_snapshot",
+    "make_workflow",
     "replay",
     "run_many",
+    "run_workflow",
     "save_gif",
     "save_report",
 ]

@@ -11,13 +11,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run
+from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run, workflow
 from browser_agent.cli.options import HelpFormatter
 from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
 
 __all__ = ["build_parser", "main"]
 
-_SUBCOMMANDS = (run, batch, replay, export, inspect, demo, mcp)
+_SUBCOMMANDS = (run, batch, replay, workflow, export, inspect, demo, mcp)
 
 
 class _Version(argparse.Action):

@@ -1,7 +1,8 @@
 """A small shop served on 127.0.0.1 whose layout changes on every load (order, wrappers, banners, ids).
 
 Pages: ``/`` (catalog), ``/product/SLUG``, ``/cart``, ``/checkout``, ``/done``. The cart lives in a
-cookie written by the page's own script, so the server stays stateless.
+cookie written by the page's own script; the one thing the server keeps is its record of the orders
+placed (``DemoSite.orders``), which tells a benchmark what was really bought.
 """
 
 from __future__ import annotations
@@ -28,6 +29,18 @@ const n=Math.max(1,parseInt(q?q.value:'1')||1);document.cookie='cart='+slug+':'+
 document.getElementById('status').textContent='Added '+n+' to your cart.';}"""
 
 
+@dataclass(frozen=True, slots=True)
+class Order:
+    """An order as the shop recorded it when the checkout form was sent."""
+
+    number: int
+    product: str
+    quantity: int
+    name: str
+    email: str
+    shipping: str
+
+
 def _cart(cookie: str) -> tuple[Product, int] | None:
     for part in cookie.split(";"):
         key, _, value = part.strip().partition("=")
@@ -36,25 +49,6 @@ def _cart(cookie: str) -> tuple[Product, int] | None:
             if slug in _BY_SLUG and qty.isdigit():
                 return _BY_SLUG[slug], int(qty)
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class Order:
-    """An order the shop confirmed: what was in the cart and what the checkout form said."""
-
-    number: int
-    product: str  # the product's slug
-    quantity: int
-    name: str
-    email: str
-    shipping: str
-
-
-def _order(number: int, query: dict[str, list[str]], cart: tuple[Product, int]) -> Order:
-    def field(key: str) -> str:
-        return query.get(key, [""])[0]
-
-    return Order(number, cart[0].slug, cart[1], field("name"), field("email"), field("shipping"))
 
 
 class _Pages:
@@ -127,27 +121,29 @@ class _Pages:
         form += f'<button type="submit" class="{lay.cls("order")}">Place order</button></form>'
         return self.frame("Checkout", f"<h1>Checkout</h1>{form}")
 
-    def done(self, query: dict[str, list[str]], cart: tuple[Product, int] | None, order: int) -> str:
-        name = html.escape(query.get("name", [""])[0])
-        shipping = html.escape(query.get("shipping", [""])[0])
-        what = f"{cart[1]} × {html.escape(cart[0].name)}" if cart else "nothing"
-        confirmation = f"Order #{order} confirmed: {what}, {shipping} shipping."
-        body = f"<h1>Thank you, {name}!</h1><p id=order>{confirmation}</p>"
+    def done(self, order: Order | None) -> str:
+        if order is None:
+            return self.frame(
+                "Order confirmed", "<h1>Your cart is empty.</h1><p id=order>No order placed.</p>"
+            )
+        what = f"{order.quantity} × {html.escape(order.product)}"
+        confirmation = (
+            f"Order #{order.number} confirmed: {what}, {html.escape(order.shipping)} shipping, "
+            f"confirmation sent to {html.escape(order.email)}."
+        )
+        body = f"<h1>Thank you, {html.escape(order.name)}!</h1><p id=order>{confirmation}</p>"
         return self.frame("Order confirmed", body)
 
 
 class DemoSite:
-    """Serve the shop on 127.0.0.1 (random port) in a background thread; ``seed`` fixes the layouts.
-
-    ``orders`` lists the orders confirmed so far (a checkout with a cart), in order.
-    """
+    """Serve the shop on 127.0.0.1 (random port) in a background thread; ``seed`` fixes the layouts."""
 
     def __init__(self, seed: int | None = None) -> None:
         seeds = itertools.count(seed if seed is not None else int.from_bytes(os.urandom(4)))
         orders = itertools.count(1001)
         lock = threading.Lock()
         self.orders: list[Order] = []
-        placed = self.orders
+        site = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, format: str, *args: object) -> None:
@@ -158,11 +154,11 @@ class DemoSite:
                     pages, order = _Pages(Layout(next(seeds))), next(orders)
                 parts = urlsplit(self.path)
                 cart = _cart(self.headers.get("Cookie", ""))
-                query = parse_qs(parts.query)
-                body = _route(pages, parts.path, query, cart, order)
-                if parts.path == "/done" and cart is not None:
+                placed = _order(parse_qs(parts.query), cart, order) if parts.path == "/done" else None
+                if placed is not None:
                     with lock:
-                        placed.append(_order(order, query, cart))
+                        site.orders.append(placed)
+                body = _route(pages, parts.path, cart, placed)
                 self.send_response(200 if body else 404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.end_headers()
@@ -185,9 +181,15 @@ class DemoSite:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/"
 
 
-def _route(
-    pages: _Pages, path: str, query: dict[str, list[str]], cart: tuple[Product, int] | None, order: int
-) -> str | None:
+def _order(query: dict[str, list[str]], cart: tuple[Product, int] | None, number: int) -> Order | None:
+    """The order the checkout form sent, or None when the cart is empty."""
+    if cart is None:
+        return None
+    field = {key: query.get(key, [""])[0] for key in ("name", "email", "shipping")}
+    return Order(number, cart[0].name, cart[1], field["name"], field["email"], field["shipping"])
+
+
+def _route(pages: _Pages, path: str, cart: tuple[Product, int] | None, order: Order | None) -> str | None:
     if path == "/":
         return pages.catalog()
     if path.startswith("/product/") and path.removeprefix("/product/") in _BY_SLUG:
@@ -197,5 +199,5 @@ def _route(
     if path == "/checkout":
         return pages.checkout()
     if path == "/done":
-        return pages.done(query, cart, order)
+        return pages.done(order)
     return None

@@ -100,7 +100,7 @@ def test_the_exported_purchase_places_the_right_order_on_new_layouts(tmp_path: P
             assert done.returncode == 0, done.stderr[-2000:]
             quantity, email = int(inputs.get("BA_QUANTITY", "2")), inputs.get("BA_EMAIL", CUSTOMER["email"])
             assert site.orders == [
-                Order(site.orders[0].number, "blue-mug", quantity, "Ada Lovelace", email, "Express")
+                Order(site.orders[0].number, "Blue ceramic mug", quantity, "Ada Lovelace", email, "Express")
             ]
 
 

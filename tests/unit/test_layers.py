@@ -35,6 +35,7 @@ ALLOWED: dict[str, set[str]] = {
         "extras",
         "interrupts",
     },
+    "workflow": {"playback", "record", "controller", "browser", "reid", "dom", "llm", "errors", "sensitive"},
     "mcp": {"controller", "browser", "dom", "errors", "sensitive", "extras"},
     "batch": {
         "defaults",
@@ -68,6 +69,7 @@ ALLOWED: dict[str, set[str]] = {
         "extras",
         "mcp",
         "interrupts",
+        "workflow",
     },
     "demo": {
         "agent",
@@ -101,6 +103,7 @@ ALLOWED: dict[str, set[str]] = {
         "sensitive",
         "testing",
         "extras",
+        "workflow",
     },
 }
 

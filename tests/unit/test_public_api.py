@@ -29,9 +29,12 @@ EXPECTED = [
     "TaskSpec",
     "UserError",
     "export_history",
+    "Workflow",
     "extract_snapshot",
+    "make_workflow",
     "replay",
     "run_many",
+    "run_workflow",
     "save_gif",
     "save_report",
 ]
@@ -72,6 +75,7 @@ def test_no_private_or_module_leaks() -> None:
         "playback",
         "reid",
         "defaults",
+        "workflow",
     }
     assert public - submodules == set(EXPECTED)
 
