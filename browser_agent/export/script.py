@@ -183,7 +183,8 @@ def _checks(ending: Ending, inputs: Inputs, writer: StepWriter) -> list[str]:
         pattern = f"re.escape({where})" if where.startswith("base_url") else py_string(re.escape(target))
         pattern = pattern.replace("base_url", "BASE_URL")
         lines.append(f'    expect(page).to_have_url(re.compile("^" + {pattern} + r"([?#]|$)"))')
-    text = " ".join((ending.text or "").split())
+    # its closing full stop is left out: the page's own sentence may go on where the agent's report ended
+    text = " ".join((ending.text or "").split()).rstrip(".!")
     if text and len(text) <= _TEXT_CHECK_CAP and "<secret>" not in text:
         lines += [
             "    # The text the agent reported: numbers it did not type are matched loosely (an order",

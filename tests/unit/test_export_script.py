@@ -176,6 +176,15 @@ def test_the_pytest_form_checks_the_end_with_inputs_in_the_pattern() -> None:
     assert "def test_recorded_run(page: Page) -> None:" in source
 
 
+def test_the_reported_text_is_checked_without_its_closing_full_stop() -> None:
+    """The page's sentence may go on where the agent's report ended ("... shipping, sent to ...")."""
+    from browser_agent.export import Ending
+
+    ending = Ending(url="http://shop.test:8080/done", text="Order #7 confirmed: 2 mugs.")
+    source = render_script(_steps(), ending=ending, pytest=True).source
+    assert r'r"Order #\d+ confirmed: \d+ mugs"' in source and "mugs." not in source
+
+
 def test_a_history_with_nothing_done_is_one_clear_error() -> None:
     with pytest.raises(UserError, match="no action to export"):
         export_history(AgentHistory(task="t"))
