@@ -6,6 +6,7 @@ by the page's own reward; the JSONL, the HTML report, and a second run that only
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ def test_eval_miniwob_writes_records_and_report_and_resumes(
             assert record["seconds"] > 0 and Path(record["history"]).is_file()
         assert any(r["cached_input_tokens"] > 0 for r in records), "the server's reused prefix is counted"
         enter = next(r for r in records if r["task"] == "enter-text" and r["seed"] == 0)
-        assert enter["goal"].startswith('Enter "') and enter["goal"].endswith('" into the text field and press Submit.')
+        assert re.fullmatch(r'Enter "\w+" into the text field and press Submit\.', enter["goal"]), enter
         page = report.read_text()
         assert "<b>6 of 6</b> episodes succeeded" in page and "<svg" in page and "<script" not in page
         for task in ("click-button", "enter-text", "focus-text"):
