@@ -62,7 +62,7 @@ async def _run(check: Check, page: Page, history: AgentHistory) -> CheckResult:
     except TimeoutError:
         return CheckResult(check, False, f"no answer from the page in {_EVALUATE_S:g} s")
     except PlaywrightError as exc:  # the page is gone, or the predicate threw
-        return CheckResult(check, False, f"an error: {_first_line(exc)}")
+        return CheckResult(check, False, f"an error: {_first_line(exc).removeprefix('Page.evaluate: ')}")
     return CheckResult(check, bool(result), json.dumps(result, default=str)[:120])
 
 
