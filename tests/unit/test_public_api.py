@@ -56,6 +56,7 @@ def test_no_private_or_module_leaks() -> None:
         "controller",
         "dom",
         "errors",
+        "eval",
         "extras",
         "interrupts",
         "llm",
