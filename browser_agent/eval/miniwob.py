@@ -24,7 +24,15 @@ from browser_agent.eval.episode import Verdict
 from browser_agent.extras import install_hint
 from browser_agent.record import AgentHistory
 
-__all__ = ["FAMILIES", "MiniwobEpisode", "family_of", "miniwob_folder", "miniwob_tasks"]
+__all__ = [
+    "ENDING_JS",
+    "FAMILIES",
+    "START_JS",
+    "MiniwobEpisode",
+    "family_of",
+    "miniwob_folder",
+    "miniwob_tasks",
+]
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     # the ten of issue 25's table: one page, a few seconds for a person
@@ -56,7 +64,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 }
 """Named lists of MiniWoB++ tasks (``--families easy,easy-2``); a task in none has the family ``miniwob``."""
 
-_START = """async (seed) => {
+START_JS = """async (seed) => {
   core.EPISODE_MAX_TIME = 3600 * 1000;
   Math.seedrandom(seed);
   core.startEpisodeReal();
@@ -74,7 +82,10 @@ _START = """async (seed) => {
   const u = core.getUtterance();
   return typeof u === "string" ? u : u.utterance;
 }"""
-_ENDING = "() => window.__evalEnding"
+"""Seeds and starts the episode (its argument: the seed); returns the utterance. Shared with peers'
+runs (benchmarks/peers_eval.py), so that every agent meets the same page."""
+ENDING_JS = "() => window.__evalEnding"
+"""The page's first ending of the episode, ``{raw, reason}``, or null while it runs."""
 _PAGE_S = 10.0
 
 
@@ -144,7 +155,7 @@ class MiniwobEpisode:
     async def open(self, session: BrowserSession) -> str:
         """Load the task's page, start the seeded episode, and return its utterance."""
         await session.navigate(f"{self.origin}/miniwob/{self.task}.html")
-        utterance = await within(session.page.evaluate(_START, self.seed), _PAGE_S)
+        utterance = await within(session.page.evaluate(START_JS, self.seed), _PAGE_S)
         return str(utterance)
 
     async def ended(self, session: BrowserSession) -> bool:
@@ -162,5 +173,5 @@ class MiniwobEpisode:
     async def _ending(self, session: BrowserSession) -> dict[str, Any] | None:
         """The page's first ending of the episode, read from the tab the task runs in."""
         page = session.context.pages[0] if session.context.pages else session.page
-        found = await within(page.evaluate(_ENDING), _PAGE_S)
+        found = await within(page.evaluate(ENDING_JS), _PAGE_S)
         return found if isinstance(found, dict) else None
