@@ -19,6 +19,8 @@ from typing import Any
 
 async def _evaluate(session: Any, script: str, *args: Any) -> Any:
     page = await session.get_current_page()
+    if page is None:  # between tabs (its focus moves as a navigation lands): no page to ask yet
+        return None
     value = await page.evaluate(script, *args)
     if isinstance(value, str):
         try:
@@ -35,16 +37,22 @@ async def run(job: dict[str, Any]) -> dict[str, Any]:
     profile = BrowserProfile(
         headless=True,
         executable_path=job["chromium"],
-        allowed_domains=[job["origin"]],
+        allowed_domains=["127.0.0.1"],
         user_data_dir=None,
     )
     session = BrowserSession(browser_profile=profile)
     await session.start()
     report: dict[str, Any] = {"reward": None}
     try:
-        page = await session.get_current_page()
-        await page.goto(job["url"])
-        goal = str(await _evaluate(session, job["start_js"], job["seed"]))
+        await session.navigate_to(job["url"])
+        for _ in range(100):  # until the task's page (its scripts) is loaded: its navigation may still run
+            ready = await _evaluate(session, "() => typeof core !== 'undefined' && document.readyState")
+            if ready == "complete":
+                break
+            await asyncio.sleep(0.1)
+        # its evaluate takes only "(args) => ..." functions: the async start script is called from one
+        start = "(seed) => (" + job["start_js"] + ")(seed)"
+        goal = str(await _evaluate(session, start, job["seed"]))
         report["goal"] = goal
 
         async def stop_when_ended(agent: Any) -> None:
@@ -71,7 +79,10 @@ async def run(job: dict[str, Any]) -> dict[str, Any]:
 
 def _usage(history: Any) -> dict[str, Any]:
     usage = getattr(history, "usage", None)
+    errors = [e for e in history.errors() if e]
     return {
+        "failed_steps": len(errors),
+        "last_error": errors[-1].strip().splitlines()[0] if errors else None,
         "done": bool(history.is_done()),
         "steps": len(history.history),
         "input_tokens": int(getattr(usage, "total_prompt_tokens", 0) or 0),

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,12 @@ from browser_agent.eval import EpisodeRecord, StaticSite, miniwob_folder, miniwo
 from browser_agent.eval.miniwob import ENDING_JS, START_JS, family_of
 
 WORKER = Path(__file__).with_name("peers_browser_use.py")
+# browser-use sends telemetry and syncs to its cloud unless told not to: nothing leaves 127.0.0.1 here
+_QUIET = {
+    "ANONYMIZED_TELEMETRY": "false",
+    "BROWSER_USE_CLOUD_SYNC": "false",
+    "BROWSER_USE_LOGGING_LEVEL": "warning",
+}
 
 
 def _job(args: argparse.Namespace, origin: str, task: str, seed: int) -> dict[str, Any]:
@@ -69,6 +76,7 @@ def episode(args: argparse.Namespace, origin: str, task: str, seed: int) -> Epis
             text=True,
             timeout=args.episode_timeout,
             check=False,
+            env=os.environ | _QUIET,
         )
     except subprocess.TimeoutExpired:
         detail = f"still running after {args.episode_timeout:g} s; stopped"
@@ -93,6 +101,8 @@ def _record(report: dict[str, Any], common: dict[str, Any]) -> EpisodeRecord:
         detail = f"reward {raw:g}" if raw is not None else "done, but the episode did not end (reward 0)"
     elif report.get("error"):
         failure, detail = "error", str(report["error"])[:300]
+    elif report.get("steps") and report.get("failed_steps", 0) >= report["steps"]:  # no step worked
+        failure, detail = "error", f"every step failed; last error: {str(report.get('last_error'))[:300]}"
     else:
         failure, detail = "step limit", "not done within max_steps"
     return EpisodeRecord(
