@@ -35,6 +35,7 @@ ALLOWED: dict[str, set[str]] = {
         "extras",
         "interrupts",
     },
+    "workflow": {"playback", "record", "controller", "browser", "reid", "dom", "llm", "errors", "sensitive"},
     "mcp": {"controller", "browser", "dom", "errors", "sensitive", "extras"},
     "batch": {
         "defaults",
@@ -81,6 +82,7 @@ ALLOWED: dict[str, set[str]] = {
         "extras",
         "mcp",
         "interrupts",
+        "workflow",
     },
     "demo": {
         "agent",
@@ -112,6 +114,7 @@ ALLOWED: dict[str, set[str]] = {
         "sensitive",
         "testing",
         "extras",
+        "workflow",
     },
 }
 
