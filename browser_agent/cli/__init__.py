@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run, workflow
+from browser_agent.cli import eval as eval_command
 from browser_agent.cli.options import HelpFormatter
 from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
 
 __all__ = ["build_parser", "main"]
 
-_SUBCOMMANDS = (run, batch, replay, workflow, export, inspect, demo, mcp)
+_SUBCOMMANDS = (run, batch, eval_command, replay, workflow, export, inspect, demo, mcp)
 
 
 class _Version(argparse.Action):

@@ -17,7 +17,7 @@ from browser_agent.cli import build_parser, main
 from browser_agent.cli.options import HelpFormatter, MethodName, model_options, tool_calling_methods
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ("run", "batch", "replay", "workflow", "export", "inspect", "demo", "mcp")
+COMMANDS = ("run", "batch", "eval", "replay", "workflow", "export", "inspect", "demo", "mcp")
 MODEL = {"--model", "--base-url", "--api-key-env"}
 CHOICE = {"--tool-calling-method", "--planner-model"}
 BROWSER = {"--headed", "--cdp-url", "--ws-endpoint"}
@@ -72,6 +72,20 @@ def test_the_model_flags_read_back_the_same_for_run_and_batch() -> None:
     batch = build_parser().parse_args(["batch", "tasks.jsonl", "--out", "o.jsonl", *common])
     assert model_options(run) == model_options(batch)
     assert model_options(run).tool_calling_method == "raw" and model_options(run).planner == "openai:p"
+
+
+def test_eval_takes_the_shared_model_browser_and_fence_flags() -> None:
+    action = next(a for a in _subparsers()["eval"]._actions if isinstance(a, argparse._SubParsersAction))
+    suites: dict[str, argparse.ArgumentParser] = dict(action.choices)
+    assert tuple(suites) == ("miniwob", "suite", "report", "compare")
+    for name in ("miniwob", "suite"):
+        assert set(_flags(suites[name])) >= MODEL | CHOICE | BROWSER, name
+        assert _flags(suites[name])["--base-url"].help == _flags(_subparsers()["run"])["--base-url"].help
+    assert set(_flags(suites["suite"])) >= FENCE
+    common = ["--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--tool-calling-method", "raw"]
+    run = build_parser().parse_args(["run", "task", *common])
+    evaluation = build_parser().parse_args(["eval", "miniwob", "--tasks", "a", "--out", "o", *common])
+    assert model_options(run) == model_options(evaluation)
 
 
 def test_no_parser_takes_an_abbreviated_flag(capsys: pytest.CaptureFixture[str]) -> None:

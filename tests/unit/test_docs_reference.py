@@ -40,12 +40,22 @@ def _sections(text: str) -> dict[str, str]:
     return {name: body.split("\n## ", 1)[0] for name, body in zip(parts[1::2], parts[2::2], strict=True)}
 
 
+def _flags(parser: argparse.ArgumentParser) -> set[str]:
+    """A command's long flags, with those of its own subcommands (``eval miniwob``, ``workflow run``)."""
+    flags = {o for a in parser._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                flags |= _flags(sub)
+    return flags
+
+
 def test_every_command_has_a_section_listing_exactly_its_flags() -> None:
     sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
     commands = _commands()
     assert set(sections) == set(commands)
     for name, parser in commands.items():
-        flags = {o for a in parser._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+        flags = _flags(parser)
         documented = set(_FLAG.findall(sections[name]))
         assert flags - documented == set(), f"{name}: flags missing from docs/cli.md"
         assert documented - flags == set(), f"{name}: docs/cli.md names flags the command does not have"

@@ -60,6 +60,7 @@ def test_no_private_or_module_leaks() -> None:
         "controller",
         "dom",
         "errors",
+        "eval",
         "export",
         "extras",
         "interrupts",

@@ -1,0 +1,243 @@
+"""``browser-agent eval``: run judged suites with a model, report a run, compare two runs.
+
+    browser-agent eval miniwob --families easy --seeds 0,1 --model openai:local --base-url URL \\
+        --out runs.jsonl --report runs.html
+    browser-agent eval suite tasks.jsonl --site ./site --model ... --out runs.jsonl
+    browser-agent eval report runs.jsonl --out runs.html
+    browser-agent eval compare before.jsonl after.jsonl
+
+One JSON line per episode is appended to ``--out`` as soon as it ends; the same command run again skips
+the episodes already there. Exit codes: 0 every episode ran (whatever their success); 2 a mistake the
+user can fix (said in one line); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from browser_agent.cli.options import (
+    add_browser_options,
+    add_fence_options,
+    add_model_options,
+    allowed_domains,
+    browser_configs,
+    command,
+    model_options,
+)
+from browser_agent.defaults import DEFAULT_MAX_STEPS
+from browser_agent.errors import UserError
+
+if TYPE_CHECKING:
+    from browser_agent.eval import Episode, EvalOptions
+
+__all__ = ["add_parser"]
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = command(
+        subparsers, "eval", help="run judged suites of tasks with a model; report and compare runs"
+    )
+    kinds = parser.add_subparsers(dest="suite", metavar="SUITE", required=True)
+    miniwob = command(kinds, "miniwob", help="MiniWoB++ tasks, judged by each page's own reward")
+    miniwob.add_argument(
+        "--tasks", default="", metavar="A,B", help="task names, e.g. click-button,enter-text"
+    )
+    miniwob.add_argument(
+        "--families", default="", metavar="A,B", help="named lists of tasks: easy, easy-2 (see docs/eval.md)"
+    )
+    miniwob.add_argument("--seeds", default="0", metavar="0,1,...", help="the seeds of each task's episodes")
+    _add_run_options(miniwob)
+    miniwob.set_defaults(func=_miniwob)
+    suite = command(kinds, "suite", help="your own tasks from a JSON Lines file, judged by their checks")
+    suite.add_argument("file", type=Path, help="one task a line, with its checks (see docs/eval.md)")
+    suite.add_argument("--site", type=Path, metavar="DIR", help="serve this folder on 127.0.0.1 as {site}")
+    suite.add_argument("--repeat", type=int, default=1, metavar="N", help="episodes of each task")
+    _add_run_options(suite)
+    add_fence_options(suite, help="keep pages on these sites unless a task names its own allowed_domains")
+    suite.set_defaults(func=_suite)
+    report = command(kinds, "report", help="write the HTML report of a results file")
+    report.add_argument("results", type=Path, help="a results file of `browser-agent eval`")
+    report.add_argument("--out", type=Path, required=True, metavar="FILE", help="the HTML file to write")
+    report.set_defaults(func=_report)
+    compare = command(kinds, "compare", help="compare two results files: which differences are beyond noise")
+    compare.add_argument("a", type=Path, help="the baseline's results")
+    compare.add_argument("b", type=Path, help="the change's results")
+    compare.add_argument("--alpha", type=float, default=0.05, help="the p-value below which a change counts")
+    compare.set_defaults(func=_compare)
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    add_model_options(parser, required=True)
+    add_browser_options(parser, fleet=True)
+    run = parser.add_argument_group("run and output")
+    run.add_argument("--out", type=Path, required=True, metavar="FILE", help="results, one JSON line each")
+    run.add_argument("--report", type=Path, metavar="FILE", help="then write the HTML report of --out")
+    run.add_argument("--histories", type=Path, metavar="DIR", help="save each episode's history here")
+    run.add_argument("--concurrency", type=int, default=1, metavar="M", help="episodes at once")
+    run.add_argument(
+        "--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="steps per episode"
+    )
+    run.add_argument(
+        "--max-failures", type=int, default=3, metavar="N", help="failed steps in a row that end it"
+    )
+    run.add_argument("--step-timeout", type=float, default=120.0, metavar="S", help="longest a step may take")
+    run.add_argument("--episode-timeout", type=float, metavar="S", help="stop an episode running longer")
+
+
+def _numbers(text: str, flag: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UserError(f"{flag} {text!r}: give whole numbers separated by commas, e.g. 0,1,2.") from None
+    if not values:
+        raise UserError(f"{flag}: give at least one number.")
+    return values
+
+
+def _names(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _options(args: argparse.Namespace) -> EvalOptions:
+    from browser_agent.agent import AgentSettings
+    from browser_agent.eval import EvalOptions
+
+    for flag in ("max_steps", "max_failures", "concurrency"):
+        if getattr(args, flag) < 1:
+            raise UserError(f"--{flag.replace('_', '-')} {getattr(args, flag)}: give at least 1.")
+    models = model_options(args)
+    settings = AgentSettings(
+        tool_calling_method=models.tool_calling_method,
+        planner_llm=models.load_planner(),
+        max_failures=args.max_failures,
+        step_timeout_s=args.step_timeout,
+    )
+    return EvalOptions(
+        settings=settings,
+        max_steps=args.max_steps,
+        concurrency=args.concurrency,
+        episode_timeout_s=args.episode_timeout,
+        history_dir=args.histories,
+        model_name=models.spec,
+        browsers=tuple(browser_configs(args, allowed_domains=_fence(args))),
+    )
+
+
+def _fence(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The fence of ``--allowed-domain`` (suites); a MiniWoB++ episode fences itself to its pages."""
+    return allowed_domains(args) if hasattr(args, "allowed_domain") else None
+
+
+def _miniwob(args: argparse.Namespace) -> int:
+    from browser_agent.eval import MiniwobEpisode, StaticSite, miniwob_folder, miniwob_tasks
+    from browser_agent.eval.miniwob import family_of
+
+    seeds = _numbers(args.seeds, "--seeds")
+    folder = miniwob_folder()
+    tasks = miniwob_tasks(folder, _names(args.tasks), _names(args.families))
+    with StaticSite(folder) as site:
+        episodes = [MiniwobEpisode(t, s, site.origin, family=family_of(t)) for t in tasks for s in seeds]
+        return _evaluate(args, episodes)
+
+
+def _suite(args: argparse.Namespace) -> int:
+    from browser_agent.eval import StaticSite, SuiteEpisode, read_suite
+
+    if args.repeat < 1:
+        raise UserError(f"--repeat {args.repeat}: give at least 1.")
+    if args.site is None:
+        tasks = read_suite(args.file)
+        return _evaluate(args, [SuiteEpisode(t, r) for t in tasks for r in range(args.repeat)])
+    with StaticSite(args.site) as site:
+        tasks = read_suite(args.file, site=site.origin)
+        return _evaluate(args, [SuiteEpisode(t, r) for t in tasks for r in range(args.repeat)])
+
+
+def _evaluate(args: argparse.Namespace, episodes: Sequence[Episode]) -> int:
+    from rich.console import Console
+
+    from browser_agent.eval import pending, read_records, run_episodes
+    from browser_agent.interrupts import run_interruptible
+    from browser_agent.output.eval_progress import EvalProgress
+
+    todo = pending(episodes, args.out)
+    console = Console(stderr=True)
+    if todo:
+        options = _options(args)
+        llm = model_options(args).load()  # a dead server, a missing package or key: said before any episode
+        progress = EvalProgress(len(todo), console, skipped=len(episodes) - len(todo))
+        try:
+            with progress:
+                run_interruptible(
+                    run_episodes(
+                        todo,
+                        llm,
+                        args.out,
+                        options,
+                        on_start=progress.episode_started,
+                        on_record=progress.episode_ended,
+                    )
+                )
+        except KeyboardInterrupt:
+            print(
+                f"interrupted: {progress.finished} of {len(todo)} episodes finished and are in {args.out}; "
+                "run the same command again to do the rest.",
+                file=sys.stderr,
+            )
+            return 130
+    else:
+        console.print(f"All {len(episodes)} episodes are already in {args.out}; nothing to run.")
+    wanted = {(e.name, e.seed) for e in episodes}
+    records = [r for r in read_records(args.out) if r.key in wanted]
+    _print_summary(records, console)
+    if args.report:
+        _write_report(records, args.report, args.out)
+    return 0
+
+
+def _print_summary(records: list[Any], console: Any) -> None:
+    from browser_agent.eval.summary import by_family, total
+
+    for group in [*by_family(records), total(records)]:
+        low, high = group.interval
+        tokens, seconds = group.per_step(group.input_tokens), group.per_step(group.seconds)
+        console.print(
+            f"{group.name}: {group.successes}/{group.n} ({group.rate:.0%}, 95 % interval "
+            f"{low:.0%}–{high:.0%}), {tokens:.0f} input tokens and {seconds:.1f} s per step",
+            highlight=False,
+        )
+
+
+def _write_report(records: list[Any], path: Path, source: Path) -> None:
+    from browser_agent.eval.report import write_report
+
+    write_report(records, path, title=f"Evaluation: {source.name}")
+    print(f"report: {path}", file=sys.stderr)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from browser_agent.eval import read_records
+
+    records = read_records(args.results)
+    if not records:
+        raise UserError(f"{args.results} holds no episode; run `browser-agent eval miniwob|suite` first.")
+    _write_report(records, args.out, args.results)
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from browser_agent.eval import read_records
+    from browser_agent.eval.compare import compare, format_comparison
+
+    if not 0 < args.alpha < 1:
+        raise UserError(f"--alpha {args.alpha}: give a p-value between 0 and 1, e.g. 0.05.")
+    a, b = read_records(args.a), read_records(args.b)
+    for path, records in ((args.a, a), (args.b, b)):
+        if not records:
+            raise UserError(f"{path} holds no episode; give two results files of `browser-agent eval`.")
+    print(format_comparison(compare(a, b, alpha=args.alpha), str(args.a), str(args.b)))
+    return 0

@@ -1,0 +1,106 @@
+"""Two evaluations side by side: per task, per family and in total, the change in success and whether it
+is beyond noise.
+
+The test is Fisher's exact test, two-sided, on each 2×2 table (successes and failures of run A and run
+B): exact at the handful of episodes a task has, where a normal approximation is wrong. A difference is
+*beyond noise* when its p-value is below ``alpha`` (0.05). With two seeds per task no single task can
+reach it (0/2 against 2/2 gives p = 0.33); the total over many tasks can. Episodes present in both runs
+(same task and seed) are also counted as pairs: how many only A won, how many only B won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from browser_agent.eval.record import EpisodeRecord
+from browser_agent.eval.stats import fisher_exact
+from browser_agent.eval.summary import Group, by_family, by_task, total
+
+__all__ = ["ALPHA", "Comparison", "Difference", "compare", "format_comparison"]
+
+ALPHA = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One task, family or the total in both runs."""
+
+    name: str
+    a: Group
+    b: Group
+    p_value: float
+    beyond_noise: bool
+
+    @property
+    def change(self) -> float:
+        """B's success rate minus A's (in 0..1 units)."""
+        return self.b.rate - self.a.rate
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    tasks: list[Difference]
+    families: list[Difference]
+    total: Difference
+    only_a_won: int
+    only_b_won: int
+    alpha: float
+
+
+def compare(a: Sequence[EpisodeRecord], b: Sequence[EpisodeRecord], *, alpha: float = ALPHA) -> Comparison:
+    """Compare run ``a`` (the baseline) with run ``b`` (the change)."""
+    b_wins = {r.key: r.success for r in b}
+    pairs = [(r.success, b_wins[r.key]) for r in a if r.key in b_wins]
+    return Comparison(
+        tasks=_differences(by_task(a), by_task(b), alpha),
+        families=_differences(by_family(a), by_family(b), alpha),
+        total=_difference(total(a), total(b), alpha),
+        only_a_won=sum(x and not y for x, y in pairs),
+        only_b_won=sum(y and not x for x, y in pairs),
+        alpha=alpha,
+    )
+
+
+def _differences(a: list[Group], b: list[Group], alpha: float) -> list[Difference]:
+    a_named, b_named = {g.name: g for g in a}, {g.name: g for g in b}
+    names = list(dict.fromkeys([*a_named, *b_named]))
+    return [_difference(a_named.get(n, Group(n)), b_named.get(n, Group(n)), alpha) for n in names]
+
+
+def _difference(a: Group, b: Group, alpha: float) -> Difference:
+    p = fisher_exact(a.successes, a.n, b.successes, b.n)
+    return Difference(a.name or b.name, a, b, p, p < alpha)
+
+
+def format_comparison(comparison: Comparison, a_name: str, b_name: str) -> str:
+    """The comparison as a text table, one line per task, then families and the total."""
+    width = max([len("total"), *(len(d.name) for d in comparison.tasks + comparison.families)])
+    lines = [
+        f"A = {a_name}",
+        f"B = {b_name}",
+        f"{'':{width}}  {'A':>9}  {'B':>9}  {'change':>7}  {'p':>6}",
+    ]
+    for title, rows in (("tasks", comparison.tasks), ("families", comparison.families)):
+        lines.append(f"-- {title}")
+        lines += [_line(d, width) for d in rows]
+    lines += ["--", _line(comparison.total, width)]
+    marked = [d.name for d in comparison.tasks + comparison.families + [comparison.total] if d.beyond_noise]
+    lines.append(
+        f"Paired episodes (same task and seed): only A succeeded in {comparison.only_a_won}, only B in "
+        f"{comparison.only_b_won}."
+    )
+    lines.append(
+        f"Test: Fisher's exact test, two-sided; * marks p < {comparison.alpha:g} (beyond noise): "
+        + (", ".join(marked) if marked else "none.")
+    )
+    return "\n".join(lines)
+
+
+def _line(d: Difference, width: int) -> str:
+    def share(g: Group) -> str:
+        return f"{g.successes}/{g.n}" if g.n else "–"
+
+    change = f"{d.change * 100:+.0f} %" if d.a.n and d.b.n else "–"
+    mark = " *" if d.beyond_noise else ""
+    return f"{d.name:{width}}  {share(d.a):>9}  {share(d.b):>9}  {change:>7}  {d.p_value:6.3f}{mark}"

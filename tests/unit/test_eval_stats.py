@@ -1,0 +1,107 @@
+"""The evaluation's statistics against known values, and compare/report on records made up here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from browser_agent.cli import main
+from browser_agent.errors import UserError
+from browser_agent.eval.compare import compare, format_comparison
+from browser_agent.eval.record import EpisodeRecord, read_records
+from browser_agent.eval.report import render_report
+from browser_agent.eval.stats import fisher_exact, wilson_interval
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson_interval(20, 20) == pytest.approx((0.8389, 1.0), abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_fisher_exact_matches_r_and_scipy() -> None:
+    # fisher.test(matrix(c(8, 1, 2, 5), 2)) in R: p = 0.03497
+    assert fisher_exact(8, 10, 1, 6) == pytest.approx(0.034965, abs=1e-5)
+    # the lady tasting tea: 3 of 4 right against 1 of 4, p = 0.4857
+    assert fisher_exact(3, 4, 1, 4) == pytest.approx(0.485714, abs=1e-5)
+    assert fisher_exact(2, 2, 0, 2) == pytest.approx(1 / 3)
+    assert fisher_exact(5, 10, 5, 10) == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        fisher_exact(3, 2, 0, 2)
+
+
+def _records(successes: dict[str, int], n: int, family: str = "easy") -> list[EpisodeRecord]:
+    return [
+        EpisodeRecord(
+            task=task,
+            family=family,
+            seed=seed,
+            success=seed < wins,
+            reward=1.0 if seed < wins else -1.0,
+            steps=2,
+            model_calls=2,
+            input_tokens=1000,
+            seconds=3.0,
+            failure="none" if seed < wins else "loop",
+        )
+        for task, wins in successes.items()
+        for seed in range(n)
+    ]
+
+
+def test_compare_flags_a_big_difference_and_not_a_small_one() -> None:
+    before = _records({"enter-text": 0, "click-button": 10, "choose-list": 5}, 20)
+    after = _records({"enter-text": 20, "click-button": 11, "choose-list": 6}, 20)
+    result = compare(before, after)
+    named = {d.name: d for d in result.tasks}
+    assert named["enter-text"].beyond_noise and named["enter-text"].p_value < 1e-6
+    assert named["enter-text"].change == pytest.approx(1.0)
+    assert not named["click-button"].beyond_noise and named["click-button"].p_value > 0.5
+    assert result.total.a.successes == 15 and result.total.b.successes == 37 and result.total.beyond_noise
+    assert result.only_b_won == 22 and result.only_a_won == 0
+    text = format_comparison(result, "before.jsonl", "after.jsonl")
+    assert "Fisher's exact test, two-sided; * marks p < 0.05 (beyond noise): enter-text, easy, total" in text
+    assert "click-button" in text and "11/20" in text
+
+
+def test_two_seeds_a_task_are_never_beyond_noise_alone() -> None:
+    result = compare(_records({"t": 0}, 2), _records({"t": 2}, 2))
+    assert not result.tasks[0].beyond_noise and result.tasks[0].p_value == pytest.approx(1 / 3)
+
+
+def test_eval_compare_command_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("".join(r.line() + "\n" for r in _records({"enter-text": 0, "focus-text": 8}, 10)))
+    later = _records({"enter-text": 10, "focus-text": 7}, 10)
+    b.write_text("".join(r.line() + "\n" for r in later) + '{"cut')
+    assert main(["eval", "compare", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "enter-text" in out and "0/10" in out and "10/10" in out and "+100 %" in out
+    line = next(x for x in out.splitlines() if x.startswith("focus-text"))
+    assert line.split()[1:4] == ["8/10", "7/10", "-10"] and not line.endswith("*")
+    assert main(["eval", "compare", str(a), str(tmp_path / "missing.jsonl")]) == 2
+    assert "Cannot read the results file" in capsys.readouterr().err
+
+
+def test_report_is_self_contained_and_escapes_what_pages_wrote() -> None:
+    records = _records({"click-button": 2, "enter-text": 0}, 2)
+    records.append(
+        EpisodeRecord(task="<img src=x>", family="x", success=False, failure="error", detail="<script>x()")
+    )
+    page = render_report(records, title="Run")
+    assert "<script" not in page and "&lt;script&gt;x()" in page and "&lt;img src=x&gt;" in page
+    assert "<b>2 of 5</b> episodes succeeded" in page and "<svg" in page
+    assert "http" not in page.replace("http://www.w3.org/2000/svg", ""), "nothing is loaded from elsewhere"
+    assert "<tr><td>loop</td><td class=n>2</td><td class=n>67 %</td></tr>" in page
+
+
+def test_read_records_skips_a_cut_line_and_refuses_a_foreign_file(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text(_records({"t": 1}, 1)[0].line() + "\n" + '{"task": "t", "seed"')
+    assert [r.task for r in read_records(path)] == ["t"]
+    path.write_text(json.dumps({"id": "x", "result": "from a batch"}) + "\n")
+    with pytest.raises(UserError, match=r"line 1: not an episode record \(task: Field required\)"):
+        read_records(path)
