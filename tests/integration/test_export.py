@@ -17,7 +17,6 @@ from browser_agent import Agent, BrowserSession
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.browser.chromium import find_chromium
 from browser_agent.cli import main as cli_main
-from browser_agent.demo.policy import CUSTOMER
 from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
 from browser_agent.testing import PageServer, ScriptedChatModel, find_index
@@ -98,7 +97,7 @@ def test_the_exported_purchase_places_the_right_order_on_new_layouts(tmp_path: P
         with DemoSite(seed) as site:
             done = _python(str(script), env={"BA_BASE_URL": site.url, **inputs})
             assert done.returncode == 0, done.stderr[-2000:]
-            quantity, email = int(inputs.get("BA_QUANTITY", "2")), inputs.get("BA_EMAIL", CUSTOMER["email"])
+            quantity, email = int(inputs.get("BA_QUANTITY", "2")), inputs.get("BA_EMAIL", "ada@example.com")  # the recorded email
             assert site.orders == [
                 Order(site.orders[0].number, "Blue ceramic mug", quantity, "Ada Lovelace", email, "Express")
             ]
