@@ -97,7 +97,8 @@ def test_the_exported_purchase_places_the_right_order_on_new_layouts(tmp_path: P
         with DemoSite(seed) as site:
             done = _python(str(script), env={"BA_BASE_URL": site.url, **inputs})
             assert done.returncode == 0, done.stderr[-2000:]
-            quantity, email = int(inputs.get("BA_QUANTITY", "2")), inputs.get("BA_EMAIL", "ada@example.com")  # the recorded email
+            quantity = int(inputs.get("BA_QUANTITY", "2"))
+            email = inputs.get("BA_EMAIL", "ada@example.com")  # the recorded one by default
             assert site.orders == [
                 Order(site.orders[0].number, "Blue ceramic mug", quantity, "Ada Lovelace", email, "Express")
             ]
