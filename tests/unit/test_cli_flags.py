@@ -17,7 +17,7 @@ from browser_agent.cli import build_parser, main
 from browser_agent.cli.options import HelpFormatter, MethodName, model_options, tool_calling_methods
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ("run", "batch", "replay", "inspect", "demo", "mcp")
+COMMANDS = ("run", "batch", "replay", "inspect", "demo", "mcp", "ui")
 MODEL = {"--model", "--base-url", "--api-key-env"}
 CHOICE = {"--tool-calling-method", "--planner-model"}
 BROWSER = {"--headed", "--cdp-url", "--ws-endpoint"}
@@ -29,6 +29,7 @@ SHARED = {
     "replay": MODEL | {"--llm"} | BROWSER | FENCE | SECRETS,
     "demo": MODEL | {"--headed"},
     "mcp": BROWSER | FENCE | SECRETS,
+    "ui": MODEL | CHOICE | BROWSER | FENCE | SECRETS,
 }
 
 

@@ -67,6 +67,7 @@ ALLOWED: dict[str, set[str]] = {
         "extras",
         "mcp",
         "interrupts",
+        "ui",
     },
     "demo": {
         "agent",
@@ -80,6 +81,20 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
         "sensitive",
         "testing",
+    },
+    "ui": {  # the web UI (the [ui] extra): nothing imports it but the CLI
+        "defaults",
+        "agent",
+        "record",
+        "playback",
+        "output",
+        "controller",
+        "browser",
+        "dom",
+        "llm",
+        "errors",
+        "sensitive",
+        "extras",
     },
     "models": {"llm", "extras", "errors"},  # chat models from PROVIDER:NAME, for the CLI and scripts
     "__main__": {"cli"},

@@ -70,6 +70,7 @@ def test_no_private_or_module_leaks() -> None:
         "playback",
         "reid",
         "defaults",
+        "ui",
     }
     assert public - submodules == set(EXPECTED)
 

@@ -1,0 +1,165 @@
+"""The live view: the agent's current tab as JPEG frames, a few a second, only while someone watches.
+
+Without secrets the frames come from the tab's DevTools screencast (``Page.startScreencast``): the
+browser sends a frame when the page repaints, and the next one only after this one is acknowledged, so
+acknowledging no sooner than ``1/fps`` after the last frame is the rate limit, and an idle page costs
+nothing. With secrets, a frame must never show one: each frame is then a capture bracketed by two reads
+of where secrets show (``browser.masking.secret_boxes``, before and after the picture), painted black
+where either read found one, and a frame that cannot be masked is not sent. The view follows the agent
+to whichever tab is current.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from playwright.async_api import CDPSession, Page
+
+from browser_agent.browser.masking import detach, paint_boxes, secret_boxes, tab_sessions
+from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.errors import BrowserError
+from browser_agent.ui.hub import Event, Hub
+
+__all__ = ["LiveView", "PageSource"]
+
+PageSource = Callable[[], Page | None]
+"""Where the view looks: the tab the agent is on now (None while there is none)."""
+
+_IDLE_S = 0.2  # how often to look again for a tab, or for a tab change, when no frame comes
+_MAX_SIDE = 1600  # frames are scaled down to this many pixels at most
+
+
+class LiveView:
+    """Streams the current tab of ``source`` to the hub's viewers while there are any."""
+
+    def __init__(self, hub: Hub, *, fps: float = 4.0, quality: int = 60) -> None:
+        self.hub = hub
+        self.fps = fps
+        self.quality = quality
+        self.frames_sent = 0
+        self._source: PageSource = lambda: None
+        self._mask_values: tuple[str, ...] = ()
+        self._task: asyncio.Task[None] | None = None
+
+    def follow(self, source: PageSource, mask_values: Sequence[str] = ()) -> None:
+        """Show the tabs ``source`` gives from now on, masking ``mask_values`` (a run's secret values)."""
+        self._source = source
+        self._mask_values = tuple(v for v in mask_values if v)
+
+    def watchers(self, present: bool) -> None:
+        """The hub's call when the first viewer comes (start streaming) or the last goes (stop)."""
+        if present and (self._task is None or self._task.done()):
+            self._task = asyncio.get_running_loop().create_task(self._stream(), name="live view")
+        elif not present and self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _stream(self) -> None:
+        while True:
+            page = self._source()
+            if page is None or page.is_closed():
+                await asyncio.sleep(_IDLE_S)
+                continue
+            try:
+                if self._mask_values:
+                    await self._captures(page)
+                else:
+                    await self._screencast(page)
+            except (PlaywrightError, BrowserError):
+                await asyncio.sleep(_IDLE_S)  # the tab closed or navigated away under us: look again
+
+    def _still_on(self, page: Page) -> bool:
+        return self._source() is page and not page.is_closed()
+
+    async def _screencast(self, page: Page) -> None:
+        """Stream ``page``'s screencast until the agent moves to another tab."""
+        cdp = await page.context.new_cdp_session(page)
+        arrived: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        cdp.on("Page.screencastFrame", arrived.put_nowait)
+        try:
+            await cdp.send(
+                "Page.startScreencast",
+                {"format": "jpeg", "quality": self.quality, "maxWidth": _MAX_SIDE, "maxHeight": _MAX_SIDE},
+            )
+            due = 0.0
+            while self._still_on(page):
+                try:
+                    frame = await asyncio.wait_for(arrived.get(), _IDLE_S)
+                except TimeoutError:
+                    continue
+                meta = frame["metadata"]
+                self._publish(frame["data"], meta["deviceWidth"], meta["deviceHeight"], meta.get("timestamp"))
+                due = max(due + 1 / self.fps, time.monotonic())
+                await asyncio.sleep(due - time.monotonic())
+                await cdp.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]})
+        finally:
+            await _quietly_stop(cdp)
+
+    async def _captures(self, page: Page) -> None:
+        """Masked captures of ``page``, ``fps`` a second at most, until the agent moves to another tab."""
+        sessions: list[CDPSession] = []
+        frames: set[str] = set()
+        worlds: dict[str, int] = {}
+        last = ""
+        try:
+            while self._still_on(page):
+                started = time.monotonic()
+                now = {f.url + "#" + f.name for f in page.frames}  # a frame came or went: new sessions
+                if not sessions or now != frames:
+                    await detach(sessions)
+                    sessions, frames, worlds = await tab_sessions(page), now, {}
+                shot = await self._masked(sessions, worlds)
+                if shot is not None and shot[0] != last:
+                    last = shot[0]
+                    self._publish(shot[0], shot[1], shot[2], time.time())
+                await asyncio.sleep(max(0.0, 1 / self.fps - (time.monotonic() - started)))
+        finally:
+            await detach(sessions)
+
+    async def _masked(
+        self, sessions: list[CDPSession], worlds: dict[str, int]
+    ) -> tuple[str, int, int] | None:
+        """One picture with every place that showed a secret just before or just after it blacked out;
+        None when it could not be masked (then nothing is sent)."""
+        try:
+            _top, before = await secret_boxes(sessions, self._mask_values, worlds)
+            picture = await sessions[0].send(
+                "Page.captureScreenshot", {"format": "jpeg", "quality": self.quality}
+            )
+            metrics = await sessions[0].send("Page.getLayoutMetrics")
+            top, after = await secret_boxes(sessions, self._mask_values, worlds)
+            painted = await paint_boxes(top, picture["data"], [*before, *after])
+        except (PlaywrightError, BrowserError):
+            return None
+        view = metrics["cssLayoutViewport"]
+        return painted, int(view["clientWidth"]), int(view["clientHeight"])
+
+    def _publish(self, jpeg: str, width: float, height: float, captured: float | None) -> None:
+        self.frames_sent += 1
+        frame: Event = {
+            "type": "frame",
+            "jpeg": jpeg,
+            "width": width,
+            "height": height,
+            "captured": captured,
+            "sent": time.time(),
+        }
+        self.hub.show(frame)
+
+
+async def _quietly_stop(cdp: CDPSession) -> None:
+    with contextlib.suppress(PlaywrightError):
+        await cdp.send("Page.stopScreencast")
+    with contextlib.suppress(PlaywrightError):
+        await cdp.detach()

@@ -1,0 +1,207 @@
+"""The web UI end to end: its page in the test's Chromium, driven by Playwright, watching an agent
+(scripted model) that works on a local page in a Chromium of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from PIL import Image
+from playwright.async_api import Browser, Page
+
+from browser_agent.browser import BrowserConfig
+from browser_agent.testing import PageServer, ScriptedChatModel
+from browser_agent.ui import LiveServer, RunSetup
+from tests.support.ui_site import FIELD_BOX, FORM_PAGE, HUMAN_BOX, SECRET, ask_policy, takeover_policy
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def site() -> Any:
+    with PageServer({"/form.html": FORM_PAGE}) as pages:
+        yield pages
+
+
+def _setup(tmp_path: Path, model: ScriptedChatModel, **kwargs: Any) -> RunSetup:
+    return RunSetup(
+        model=lambda: model,
+        runs_dir=tmp_path / "runs",
+        browser=BrowserConfig(downloads_dir=tmp_path / "downloads", settle_max_ms=1_000),
+        **kwargs,
+    )
+
+
+@pytest.fixture
+async def ui_page(browser: Browser) -> AsyncIterator[Page]:
+    # bypass_csp: Playwright polls its waits with eval, which the page's CSP forbids
+    context = await browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
+    page = await context.new_page()
+    yield page
+    await context.close()
+
+
+class Wire:
+    """Every text the UI page received: WebSocket messages and HTTP response bodies."""
+
+    def __init__(self, page: Page) -> None:
+        self.texts: list[str] = []
+        self.frames = 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+        page.on("response", lambda r: asyncio.ensure_future(self._body(r)))
+
+    def _received(self, payload: str | bytes) -> None:
+        self.texts.append(payload if isinstance(payload, str) else payload.decode("latin-1"))
+
+    async def _body(self, response: Any) -> None:
+        try:
+            self.texts.append((await response.body()).decode("utf-8", "replace"))
+        except Exception:  # a response the page navigated away from
+            return
+
+
+async def _state_is(page: Page, state: str) -> None:
+    await page.wait_for_function(
+        f"window.browserAgentUi && window.browserAgentUi.state === '{state}'", timeout=30_000
+    )
+
+
+async def _click_in_view(page: Page, x: float, y: float) -> None:
+    """Click the live view where the agent's tab has (x, y)."""
+    box = await page.locator("#frame").bounding_box()
+    width = await page.evaluate("window.browserAgentUi.frame.width")
+    assert box is not None
+    scale = box["width"] / width
+    await page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+
+def _dark_share(jpeg_b64: str, box: tuple[int, int, int, int], width: float) -> float:
+    picture = Image.open(io.BytesIO(base64.b64decode(jpeg_b64))).convert("L")
+    scale = picture.width / width
+    x, y, w, h = (round(v * scale) for v in box)
+    counts = picture.crop((x + 4, y + 4, x + w - 4, y + h - 4)).histogram()
+    return sum(counts[:40]) / sum(counts)
+
+
+async def test_a_run_from_the_form_is_watched_paused_taken_over_resumed_and_stopped(
+    ui_page: Page, site: PageServer, tmp_path: Path
+) -> None:
+    model = ScriptedChatModel(policy=takeover_policy(), latency_s=0.3)
+    setup = _setup(tmp_path, model, secrets={"pw": SECRET})
+    async with LiveServer(setup=setup, fps=8) as live:
+        page = ui_page
+        wire = Wire(page)
+        await page.goto(live.url)
+        await page.fill("#f-task", "Set the nickname, then wait for the person")
+        await page.fill("#f-url", site.url("/form.html"))
+        await page.check("#f-secrets input[value=pw]")
+        await page.click("#start")
+        await page.wait_for_function("window.browserAgentUi.frames > 0", timeout=30_000)
+        await page.wait_for_selector("#timeline li[data-step='2'][data-done]", timeout=30_000)
+        steps = await page.eval_on_selector_all(
+            "#timeline li[data-step]", "items => items.map(i => +i.dataset.step)"
+        )
+        assert steps == sorted(steps) and steps[:3] == [0, 1, 2]
+        assert "input_text" in await page.inner_text("#timeline li[data-step='1']")
+
+        await page.click("#pause")
+        await _state_is(page, "paused")
+        agent = live.state.control.agent
+        assert agent is not None and agent.session is not None
+        # the secret typed into the field is blacked out of the frames
+        frame = await page.evaluate("window.browserAgentUi.frame")
+        assert _dark_share(frame["jpeg"], FIELD_BOX, frame["width"]) > 0.9
+        assert await agent.session.page.input_value("input") == SECRET
+
+        calls = len(model.calls)
+        await _click_in_view(page, HUMAN_BOX[0] + HUMAN_BOX[2] / 2, HUMAN_BOX[1] + HUMAN_BOX[3] / 2)
+        async with asyncio.timeout(10):
+            while await agent.session.page.inner_text("#human") != "clicked by a person":
+                await asyncio.sleep(0.05)
+        assert len(model.calls) == calls  # paused: the model was not asked meanwhile
+
+        await page.click("#resume")
+        await page.wait_for_selector("#timeline li.note", timeout=10_000)
+        await page.wait_for_selector("#result:not([hidden])", timeout=30_000)
+        told = "\n".join(str(m.content) for m in model.calls[calls].messages)
+        assert "took over the browser: clicked <button>" in told
+        assert "The person clicked it" in await page.inner_text("#result")
+
+        await page.wait_for_selector("#runs tr a", timeout=10_000)
+        async with page.context.expect_page() as opened:
+            await page.click("#runs tr a:text('report')")
+        report = await opened.value
+        await report.wait_for_load_state()
+        assert "Set the nickname" in await report.content()
+
+        html = await page.content()
+        assert SECRET not in html
+        assert wire.texts and not [t for t in wire.texts if SECRET in t]
+        assert (tmp_path / "runs").glob("*.json")
+
+
+async def test_stop_ends_the_run_and_it_is_saved(ui_page: Page, site: PageServer, tmp_path: Path) -> None:
+    model = ScriptedChatModel(policy=takeover_policy(type_secret=False), latency_s=0.2)
+    async with LiveServer(setup=_setup(tmp_path, model)) as live:
+        await ui_page.goto(live.url)
+        await ui_page.fill("#f-task", "Wait")
+        await ui_page.fill("#f-url", site.url("/form.html"))
+        await ui_page.click("#start")
+        await ui_page.wait_for_selector("#timeline li[data-step='1'][data-done]", timeout=30_000)
+        await ui_page.click("#stop")
+        await _state_is(ui_page, "ended")
+        assert "stopped" in await ui_page.inner_text("#result")
+        await ui_page.wait_for_selector("#runs tr", timeout=10_000)
+        saved = list((tmp_path / "runs").glob("*.json"))
+        assert len(saved) == 1 and saved[0].with_suffix(".html").is_file()
+
+
+async def test_ask_human_shows_the_question_and_returns_the_answer(
+    ui_page: Page, site: PageServer, tmp_path: Path
+) -> None:
+    model = ScriptedChatModel(policy=ask_policy())
+    async with LiveServer(setup=_setup(tmp_path, model)) as live:
+        await ui_page.goto(live.url)
+        await ui_page.fill("#f-task", "Ask which colour")
+        await ui_page.fill("#f-url", site.url("/form.html"))
+        await ui_page.click("#start")
+        await ui_page.wait_for_selector("#question:not([hidden])", timeout=30_000)
+        assert "Which colour" in await ui_page.inner_text("#question-text")
+        assert "ask_human" in model.calls[0].tool_names or "ask_human" in str(model.calls[0].tools)
+        await ui_page.fill("#answer", "teal")
+        await ui_page.click("#answer-form button")
+        await ui_page.wait_for_selector("#result:not([hidden])", timeout=30_000)
+        assert "Colour: teal" in await ui_page.inner_text("#result")
+
+
+async def test_requests_without_the_token_or_from_another_origin_are_refused(tmp_path: Path) -> None:
+    async with LiveServer(runs_dir=tmp_path) as live:
+        base = f"http://127.0.0.1:{live.port}"
+        async with httpx.AsyncClient() as client:
+            assert (await client.get(live.url)).status_code == 200
+            assert (await client.get(f"{base}/api/status?token={live.token}")).status_code == 200
+            for path in ("/", "/api/status", "/static/app.js", "/api/runs", "/runs/x.json/history"):
+                assert (await client.get(base + path)).status_code == 403, path
+                assert (await client.get(f"{base}{path}?token=wrong")).status_code == 403, path
+            refused = await client.post(
+                f"{base}/api/pause?token={live.token}", headers={"Origin": "http://evil.example"}
+            )
+            assert refused.status_code == 403
+            rebound = await client.get(
+                f"{base}/api/status?token={live.token}", headers={"Host": "evil.example"}
+            )
+            assert rebound.status_code == 403
+        ws = f"ws://127.0.0.1:{live.port}/ws"
+        for url, origin in ((ws, base), (f"{ws}?token={live.token}", "http://evil.example")):
+            with pytest.raises(websockets.exceptions.InvalidStatus):
+                async with websockets.connect(url, origin=origin):  # type: ignore[arg-type]
+                    pass
+        async with websockets.connect(f"{ws}?token={live.token}", origin=base) as socket:  # type: ignore[arg-type]
+            assert '"type": "state"' in str(await socket.recv())
