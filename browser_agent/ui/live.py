@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -26,10 +27,13 @@ from browser_agent.ui.hub import Event, Hub
 
 __all__ = ["LiveView", "PageSource"]
 
+logger = logging.getLogger("browser_agent")
+
 PageSource = Callable[[], Page | None]
 """Where the view looks: the tab the agent is on now (None while there is none)."""
 
 _IDLE_S = 0.2  # how often to look again for a tab, or for a tab change, when no frame comes
+_CAPTURE_S = 5.0  # longest one masked capture may take before it is given up
 _MAX_SIDE = 1600  # frames are scaled down to this many pixels at most
 
 
@@ -54,6 +58,7 @@ class LiveView:
         """The hub's call when the first viewer comes (start streaming) or the last goes (stop)."""
         if present and (self._task is None or self._task.done()):
             self._task = asyncio.get_running_loop().create_task(self._stream(), name="live view")
+            self._task.add_done_callback(_said)
         elif not present and self._task is not None:
             self._task.cancel()
             self._task = None
@@ -76,8 +81,8 @@ class LiveView:
                     await self._captures(page)
                 else:
                     await self._screencast(page)
-            except (PlaywrightError, BrowserError):
-                await asyncio.sleep(_IDLE_S)  # the tab closed or navigated away under us: look again
+            except (PlaywrightError, BrowserError, TimeoutError):
+                await asyncio.sleep(_IDLE_S)  # the tab closed, or navigated away under us: look again
 
     def _still_on(self, page: Page) -> bool:
         return self._source() is page and not page.is_closed()
@@ -102,7 +107,8 @@ class LiveView:
                 self._publish(frame["data"], meta["deviceWidth"], meta["deviceHeight"], meta.get("timestamp"))
                 due = max(due + 1 / self.fps, time.monotonic())
                 await asyncio.sleep(due - time.monotonic())
-                await cdp.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]})
+                async with asyncio.timeout(_CAPTURE_S):
+                    await cdp.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]})
         finally:
             await _quietly_stop(cdp)
 
@@ -119,7 +125,12 @@ class LiveView:
                 if not sessions or now != frames:
                     await detach(sessions)
                     sessions, frames, worlds = await tab_sessions(page), now, {}
-                shot = await self._masked(sessions, worlds)
+                try:
+                    async with asyncio.timeout(_CAPTURE_S):
+                        shot = await self._masked(sessions, worlds)
+                except TimeoutError:  # a tab that does not answer (navigating): start again with it
+                    await detach(sessions)
+                    sessions, shot = [], None
                 if shot is not None and shot[0] != last:
                     last = shot[0]
                     self._publish(shot[0], shot[1], shot[2], time.time())
@@ -156,6 +167,12 @@ class LiveView:
             "sent": time.time(),
         }
         self.hub.show(frame)
+
+
+def _said(task: asyncio.Task[None]) -> None:
+    """A live view that broke is said in the log (it runs apart from the agent, which goes on)."""
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("The live view stopped", exc_info=task.exception())
 
 
 async def _quietly_stop(cdp: CDPSession) -> None:

@@ -16,7 +16,13 @@ from tests.support.fake_openai import FakeOpenAI
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # What the README documents for users; anything else in browser_agent is internal and may change.
-PUBLIC_MODULES = {"browser_agent", "browser_agent.testing", "browser_agent.models", "browser_agent.batch"}
+PUBLIC_MODULES = {
+    "browser_agent",
+    "browser_agent.testing",
+    "browser_agent.models",
+    "browser_agent.batch",
+    "browser_agent.ui",
+}
 
 
 def run_example(name: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -42,6 +48,7 @@ def run_example(name: str, extra_env: dict[str, str] | None = None) -> subproces
         ("custom_action.py", "read_price: Blue mug: 12.50 EUR"),
         ("structured_extract.py", "cheapest: Red mug"),
         ("parallel.py", "6 of 6 tasks succeeded"),
+        ("live_view.py", "Result: The blue mug costs 12.50 EUR."),
     ],
 )
 def test_every_example_runs_offline(name: str, expected: str) -> None:
@@ -51,7 +58,14 @@ def test_every_example_runs_offline(name: str, expected: str) -> None:
 
 
 def test_every_example_is_tested_and_uses_only_the_public_api() -> None:
-    tested = {"quickstart.py", "planner.py", "sensitive_data.py", "custom_action.py", "structured_extract.py"}
+    tested = {
+        "quickstart.py",
+        "planner.py",
+        "sensitive_data.py",
+        "custom_action.py",
+        "structured_extract.py",
+        "live_view.py",
+    }
     found = {path.name for path in EXAMPLES.glob("*.py")}
     assert found == tested | {"parallel.py"}, "a new example needs a line in test_every_example_runs_offline"
     for path in sorted(EXAMPLES.glob("*.py")):

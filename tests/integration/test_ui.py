@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+import json
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ import websockets
 from PIL import Image
 from playwright.async_api import Browser, Page
 
+from browser_agent import Agent, AgentSettings
 from browser_agent.browser import BrowserConfig
 from browser_agent.testing import PageServer, ScriptedChatModel
 from browser_agent.ui import LiveServer, RunSetup
@@ -161,6 +164,14 @@ async def test_stop_ends_the_run_and_it_is_saved(ui_page: Page, site: PageServer
         await ui_page.wait_for_selector("#runs tr", timeout=10_000)
         saved = list((tmp_path / "runs").glob("*.json"))
         assert len(saved) == 1 and saved[0].with_suffix(".html").is_file()
+        calls = len(model.calls)
+
+        await ui_page.click("#runs tr button:text('replay')")
+        await ui_page.wait_for_selector("#timeline li:text('Replaying')", timeout=10_000)
+        await _state_is(ui_page, "ended")
+        replayed = await ui_page.inner_text("#timeline")
+        assert "go_to_url" in replayed and "wait(" in replayed, replayed
+        assert len(model.calls) == calls, "a replay does not call the model"
 
 
 async def test_ask_human_shows_the_question_and_returns_the_answer(
@@ -205,3 +216,47 @@ async def test_requests_without_the_token_or_from_another_origin_are_refused(tmp
                     pass
         async with websockets.connect(f"{ws}?token={live.token}", origin=base) as socket:  # type: ignore[arg-type]
             assert '"type": "state"' in str(await socket.recv())
+
+
+async def test_a_run_from_code_streams_frames_only_while_someone_watches(
+    site: PageServer, tmp_path: Path
+) -> None:
+    model = ScriptedChatModel(policy=takeover_policy(type_secret=False), latency_s=0.2)
+    async with LiveServer(fps=4) as live:
+        agent = Agent(
+            "Wait for the person",
+            model,
+            browser=BrowserConfig(downloads_dir=tmp_path / "downloads"),
+            controller=live.controller(),
+            hooks=live.hooks(),
+            settings=AgentSettings(initial_actions=[{"action": "go_to_url", "url": site.url("/form.html")}]),
+        )
+        assert "ask_human" in agent.controller.registry
+        run = asyncio.create_task(agent.run(max_steps=60))
+        async with asyncio.timeout(30):
+            while not any(e["type"] == "step_end" and e["step"] >= 1 for e in live.state.hub.backlog):
+                await asyncio.sleep(0.05)
+        assert live.state.live.frames_sent == 0, "nobody watches: no frame is made"
+
+        base = f"http://127.0.0.1:{live.port}"
+        async with websockets.connect(
+            f"ws://127.0.0.1:{live.port}/ws?token={live.token}", origin=base
+        ) as socket:  # type: ignore[arg-type]
+            frames: list[dict[str, Any]] = []
+            started = time.monotonic()
+            async with asyncio.timeout(20):
+                while time.monotonic() - started < 3:
+                    event = json.loads(await socket.recv())
+                    if event["type"] == "frame":
+                        frames.append(event)
+        picture = Image.open(io.BytesIO(base64.b64decode(frames[-1]["jpeg"])))
+        assert picture.format == "JPEG" and frames[-1]["width"] == 1280
+        # the page repaints every 50 ms: the rate limit holds the stream to about 4 a second
+        assert 3 <= len(frames) <= 16, len(frames)
+        await asyncio.sleep(0.5)
+        sent = live.state.live.frames_sent
+        await asyncio.sleep(1.0)
+        assert live.state.live.frames_sent == sent, "the last viewer left: the screencast stopped"
+        agent.stop()
+        history = await run
+    assert history.end_reason == "stopped"

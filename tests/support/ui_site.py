@@ -24,6 +24,9 @@ FORM_PAGE = f"""<!doctype html><html><body style="margin:0;font:16px sans-serif"
 <button id="human" style="position:absolute;left:{HUMAN_BOX[0]}px;top:{HUMAN_BOX[1]}px;
   width:{HUMAN_BOX[2]}px;height:{HUMAN_BOX[3]}px" onclick="this.textContent='clicked by a person'">
   Only a person clicks this</button>
+<p style="position:absolute;left:40px;top:300px">Ticks: <span id="tick">0</span></p>
+<script>let ticks = 0;
+setInterval(() => {{ document.getElementById('tick').textContent = ++ticks; }}, 50);</script>
 </body></html>"""
 
 
