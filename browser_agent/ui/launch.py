@@ -20,7 +20,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from browser_agent.agent import Agent, AgentSettings
 from browser_agent.browser import BrowserConfig
-from browser_agent.browser.domains import matches_domain
 from browser_agent.controller import Controller
 from browser_agent.defaults import DEFAULT_MAX_STEPS
 from browser_agent.errors import AgentRunError, UserError
@@ -67,8 +66,8 @@ class RunForm(BaseModel):
 
 @dataclass(slots=True)
 class RunSetup:
-    """What the server runs with. ``allowed_domains`` is the outer fence: a run's own list must stay
-    inside it; with none, a run without a list of its own may go anywhere."""
+    """What the server runs with. ``allowed_domains`` is the outer fence: a run's own list must be some
+    of its patterns; with none, a run without a list of its own may go anywhere."""
 
     model: Callable[[], BaseChatModel]
     runs_dir: Path
@@ -105,9 +104,11 @@ def _fence(form: RunForm, outer: tuple[str, ...] | None) -> tuple[str, ...] | No
     own = tuple(d.strip() for d in form.allowed_domains if d.strip())
     if outer is None:
         return own or None
-    outside = [d for d in own if not any(d == o or matches_domain(d, o) for o in outer)]
+    outside = [d for d in own if d not in outer]  # patterns are compared as written: no guessing
     if outside:
-        raise UserError(f"Allowed domains {outside} are outside the server's fence {list(outer)}.")
+        raise UserError(
+            f"Allowed domains {outside} are not in the server's fence {list(outer)}; choose among those."
+        )
     return own or outer
 
 

@@ -249,6 +249,11 @@ async def test_a_run_from_code_streams_frames_only_while_someone_watches(
                     event = json.loads(await socket.recv())
                     if event["type"] == "frame":
                         frames.append(event)
+            await socket.send(json.dumps({"kind": "click", "x": 10, "y": 10}))  # running: refused
+            async with asyncio.timeout(10):
+                while (event := json.loads(await socket.recv()))["type"] != "error":
+                    pass
+            assert "Pause the run" in event["message"]
         picture = Image.open(io.BytesIO(base64.b64decode(frames[-1]["jpeg"])))
         assert picture.format == "JPEG" and frames[-1]["width"] == 1280
         # the page repaints every 50 ms: the rate limit holds the stream to about 4 a second
