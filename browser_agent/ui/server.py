@@ -13,11 +13,13 @@ from typing import Self
 import uvicorn
 
 from browser_agent.agent import AgentHooks
+from browser_agent.batch import Executor
 from browser_agent.controller import Controller
 from browser_agent.errors import UserError
 from browser_agent.ui.app import UiState, build_app
 from browser_agent.ui.ask_human import DEFAULT_ANSWER_TIMEOUT_S, HumanChannel, with_ask_human
 from browser_agent.ui.auth import TokenGuard, new_token
+from browser_agent.ui.batch_board import BatchBoard
 from browser_agent.ui.hub import Hub
 from browser_agent.ui.launch import RunSetup
 from browser_agent.ui.live import LiveView
@@ -100,6 +102,11 @@ class LiveServer:
     def controller(self, base: Controller | None = None) -> Controller:
         """A copy of ``base`` (the built-ins when None) with ``ask_human``, answered in this UI."""
         return with_ask_human(base, self.state.channel)
+
+    def batch_board(self, inner: Executor | None = None) -> BatchBoard:
+        """An executor for ``run_many(..., executor=...)`` that shows the batch here task by task
+        (running ``inner``'s way: this process by default)."""
+        return BatchBoard(self.state.hub, inner)
 
     def hooks(self, chained: AgentHooks | None = None) -> AgentHooks:
         """Hooks that show the run here, then call ``chained``'s (a console reporter's, say)."""

@@ -19,6 +19,7 @@ from PIL import Image
 from playwright.async_api import Browser, Page
 
 from browser_agent import Agent, AgentSettings
+from browser_agent.batch import TaskSpec, run_many
 from browser_agent.browser import BrowserConfig
 from browser_agent.testing import PageServer, ScriptedChatModel
 from browser_agent.ui import LiveServer, RunSetup
@@ -265,3 +266,43 @@ async def test_a_run_from_code_streams_frames_only_while_someone_watches(
         agent.stop()
         history = await run
     assert history.end_reason == "stopped"
+
+
+async def test_a_running_batch_is_shown_task_by_task(ui_page: Page, site: PageServer, tmp_path: Path) -> None:
+    def policy(messages: list[Any]) -> dict[str, Any]:
+        ask = str(messages[1].content)
+        ok = "fail" not in ask
+        return {
+            "current_state": {"evaluation_previous_goal": "-", "memory": "-", "next_goal": "finish"},
+            "action": [{"action": "done", "text": "finished" if ok else "could not", "success": ok}],
+        }
+
+    specs = [
+        TaskSpec(task="first", id="one", start_url=site.url("/form.html")),
+        TaskSpec(task="please fail", id="two"),
+        TaskSpec(task="third", id="three"),
+    ]
+    async with LiveServer() as live:
+        await ui_page.goto(live.url)
+        await ui_page.wait_for_function(
+            "window.browserAgentUi.socket && window.browserAgentUi.socket.readyState === 1"
+        )
+        histories = await run_many(
+            specs,
+            llm=ScriptedChatModel(policy=policy, latency_s=0.3),
+            concurrency=2,
+            browser=BrowserConfig(downloads_dir=tmp_path / "downloads"),
+            executor=live.batch_board(),
+        )
+        assert len(histories) == 3
+        await ui_page.wait_for_selector("#batch-counts:text('finished')", timeout=10_000)
+        rows = await ui_page.eval_on_selector_all(
+            "#batch-rows tr", "rows => rows.map(r => [r.dataset.index, r.dataset.state, r.innerText])"
+        )
+    assert [(index, state) for index, state, _ in sorted(rows)] == [
+        ("0", "succeeded"),
+        ("1", "failed"),
+        ("2", "succeeded"),
+    ]
+    assert "could not" in sorted(rows)[1][2]
+    assert "2 succeeded, 1 failed, 0 running" in await ui_page.inner_text("#batch-counts")

@@ -85,6 +85,7 @@ ALLOWED: dict[str, set[str]] = {
     "ui": {  # the web UI (the [ui] extra): nothing imports it but the CLI
         "defaults",
         "agent",
+        "batch",
         "record",
         "playback",
         "output",

@@ -216,6 +216,22 @@ function onQuestion(event) {
   $('answer').focus();
 }
 
+function onBatchTask(event) {
+  let row = document.querySelector(`#batch-rows tr[data-index="${event.index}"]`);
+  if (!row) {
+    row = el('tr');
+    row.dataset.index = event.index;
+    $('batch-rows').append(row);
+  }
+  row.dataset.state = event.state;
+  const ended = event.state === 'running' ? 'running…' : `${event.state}, ${event.steps} steps, ${event.seconds} s`;
+  row.replaceChildren(el('td', null, event.id), el('td', null, event.task), el('td', event.state, ended),
+    el('td', null, event.result || ''));
+  const rows = [...document.querySelectorAll('#batch-rows tr')];
+  const count = (state) => rows.filter((r) => r.dataset.state === state).length;
+  $('batch-counts').textContent = `${count('succeeded')} succeeded, ${count('failed')} failed, ${count('running')} running`;
+}
+
 const handlers = {
   frame: showFrame,
   state: (event) => setState(event.state),
@@ -233,6 +249,9 @@ const handlers = {
   replay_start: (event) => { $('timeline').replaceChildren(); note(`Replaying ${event.steps} recorded steps`); },
   replayed: (event) => note(`step ${event.step}: ${event.call} — ${event.status}: ${event.message}`, event.status === 'ok' ? '' : 'failed'),
   error: (event) => toast(event.message),
+  batch_start: () => { $('batch').hidden = false; $('batch-rows').replaceChildren(); },
+  batch_task: onBatchTask,
+  batch_end: () => { $('batch-counts').append(' — finished'); },
 };
 
 function connect() {
