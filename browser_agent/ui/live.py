@@ -3,7 +3,10 @@
 Without secrets the frames come from the tab's DevTools screencast (``Page.startScreencast``): the
 browser sends a frame when the page repaints, and the next one only after this one is acknowledged, so
 acknowledging no sooner than ``1/fps`` after the last frame is the rate limit, and an idle page costs
-nothing. With secrets, a frame must never show one: each frame is then a capture bracketed by two reads
+nothing. The stream is held (the screencast stopped) while the agent reads the page or acts, so drawing
+frames never slows a step; it runs while the model thinks, between steps and while paused.
+
+With secrets, a frame must never show one: each frame is then a capture bracketed by two reads
 of where secrets show (``browser.masking.secret_boxes``, before and after the picture), painted black
 where either read found one, and a frame that cannot be masked is not sent. The view follows the agent
 to whichever tab is current.
@@ -48,6 +51,17 @@ class LiveView:
         self._source: PageSource = lambda: None
         self._mask_values: tuple[str, ...] = ()
         self._task: asyncio.Task[None] | None = None
+        self._due = 0.0  # when the next frame may be acknowledged (kept across held spells)
+        self._free = asyncio.Event()  # clear while the agent reads the page or acts: no capture then
+        self._free.set()
+
+    def hold(self, held: bool) -> None:
+        """Hold the stream (``True``) while the agent reads the page or acts, so that drawing frames
+        never competes with the step for the browser; the frame after shows what the step did."""
+        if held:
+            self._free.clear()
+        else:
+            self._free.set()
 
     def follow(self, source: PageSource, mask_values: Sequence[str] = ()) -> None:
         """Show the tabs ``source`` gives from now on, masking ``mask_values`` (a run's secret values)."""
@@ -88,29 +102,39 @@ class LiveView:
         return self._source() is page and not page.is_closed()
 
     async def _screencast(self, page: Page) -> None:
-        """Stream ``page``'s screencast until the agent moves to another tab."""
+        """Stream ``page``'s screencast until the agent moves to another tab; stopped while held."""
         cdp = await page.context.new_cdp_session(page)
         arrived: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         cdp.on("Page.screencastFrame", arrived.put_nowait)
         try:
-            await cdp.send(
-                "Page.startScreencast",
-                {"format": "jpeg", "quality": self.quality, "maxWidth": _MAX_SIDE, "maxHeight": _MAX_SIDE},
-            )
-            due = 0.0
             while self._still_on(page):
-                try:
-                    frame = await asyncio.wait_for(arrived.get(), _IDLE_S)
-                except TimeoutError:
-                    continue
-                meta = frame["metadata"]
-                self._publish(frame["data"], meta["deviceWidth"], meta["deviceHeight"], meta.get("timestamp"))
-                due = max(due + 1 / self.fps, time.monotonic())
-                await asyncio.sleep(due - time.monotonic())
+                await self._free.wait()
                 async with asyncio.timeout(_CAPTURE_S):
-                    await cdp.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]})
+                    await cdp.send("Page.startScreencast", self._screencast_params())
+                await self._frames_until_held(page, cdp, arrived)
+                async with asyncio.timeout(_CAPTURE_S):
+                    await cdp.send("Page.stopScreencast")
         finally:
             await _quietly_stop(cdp)
+
+    def _screencast_params(self) -> dict[str, Any]:
+        return {"format": "jpeg", "quality": self.quality, "maxWidth": _MAX_SIDE, "maxHeight": _MAX_SIDE}
+
+    async def _frames_until_held(
+        self, page: Page, cdp: CDPSession, arrived: asyncio.Queue[dict[str, Any]]
+    ) -> None:
+        """Publish the frames as they come, ``fps`` a second at most, until the stream is held."""
+        while self._still_on(page) and self._free.is_set():
+            try:
+                frame = await asyncio.wait_for(arrived.get(), _IDLE_S)
+            except TimeoutError:
+                continue
+            meta = frame["metadata"]
+            self._publish(frame["data"], meta["deviceWidth"], meta["deviceHeight"], meta.get("timestamp"))
+            self._due = max(self._due + 1 / self.fps, time.monotonic())
+            await asyncio.sleep(self._due - time.monotonic())
+            async with asyncio.timeout(_CAPTURE_S):  # the next frame comes only once this one is acknowledged
+                await cdp.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]})
 
     async def _captures(self, page: Page) -> None:
         """Masked captures of ``page``, ``fps`` a second at most, until the agent moves to another tab."""
@@ -120,6 +144,7 @@ class LiveView:
         last = ""
         try:
             while self._still_on(page):
+                await self._free.wait()
                 started = time.monotonic()
                 now = {f.url + "#" + f.name for f in page.frames}  # a frame came or went: new sessions
                 if not sessions or now != frames:
@@ -132,19 +157,21 @@ class LiveView:
                     await detach(sessions)
                     sessions, shot = [], None
                 if shot is not None and shot[0] != last:
-                    last = shot[0]
-                    self._publish(shot[0], shot[1], shot[2], time.time())
+                    last, (jpeg, width, height, taken) = shot[0], shot
+                    self._publish(jpeg, width, height, taken)
                 await asyncio.sleep(max(0.0, 1 / self.fps - (time.monotonic() - started)))
         finally:
             await detach(sessions)
 
     async def _masked(
         self, sessions: list[CDPSession], worlds: dict[str, int]
-    ) -> tuple[str, int, int] | None:
-        """One picture with every place that showed a secret just before or just after it blacked out;
-        None when it could not be masked (then nothing is sent)."""
+    ) -> tuple[str, int, int, float] | None:
+        """One picture with every place that showed a secret just before or just after it blacked out,
+        its size in CSS pixels and when it was taken; None when it could not be masked (then nothing is
+        sent)."""
         try:
             _top, before = await secret_boxes(sessions, self._mask_values, worlds)
+            taken = time.time()
             picture = await sessions[0].send(
                 "Page.captureScreenshot", {"format": "jpeg", "quality": self.quality}
             )
@@ -154,7 +181,7 @@ class LiveView:
         except (PlaywrightError, BrowserError):
             return None
         view = metrics["cssLayoutViewport"]
-        return painted, int(view["clientWidth"]), int(view["clientHeight"])
+        return painted, int(view["clientWidth"]), int(view["clientHeight"]), taken
 
     def _publish(self, jpeg: str, width: float, height: float, captured: float | None) -> None:
         self.frames_sent += 1

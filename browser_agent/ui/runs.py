@@ -63,15 +63,16 @@ class RunControl:
 
         async def phase(agent: Any, number: int, name: StepPhase) -> None:
             self.hub.publish({"type": "phase", "step": number, "phase": name})
-            if name == "decide" and agent.session is not None:
+            self.live.hold(name != "decide")
+            if name == "decide" and agent.session is not None and self.hub.watched:
                 size = agent.session.page.viewport_size or {"width": 0, "height": 0}
-                self.hub.publish(
-                    marks_event(number, agent.session.last_snapshot, (size["width"], size["height"]))
-                )
+                marks = marks_event(number, agent.session.last_snapshot, (size["width"], size["height"]))
+                self.hub.publish(marks, keep=False)  # only the current step's marks matter
             await then.step_phase(agent, number, name)
 
         async def end(agent: Any, step: AgentStep) -> None:
             self._in_step = False
+            self.live.hold(False)
             self.hub.publish(step_end_event(step))
             if self.state == "pausing":
                 self._paused()
@@ -94,6 +95,7 @@ class RunControl:
         if self.state == "ended":
             return
         self.state, self._takeover = "ended", None
+        self.live.hold(False)
         event = run_end_event(history) if history is not None else {"type": "run_end", "end_reason": "error"}
         if error:
             event["error"] = error

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from browser_agent.browser.marks import layout_marks
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.record import AgentHistory, AgentStep, describe_call, describe_outcome
 from browser_agent.ui.hub import Event
@@ -16,6 +15,7 @@ from browser_agent.ui.hub import Event
 __all__ = ["marks_event", "run_end_event", "step_end_event", "step_start_event"]
 
 _TEXT_LIMIT = 2_000  # an action's outcome is cut here: an extraction can be pages long
+_MAX_MARKS = 400
 
 
 def step_start_event(number: int, max_steps: int) -> Event:
@@ -71,21 +71,19 @@ def run_end_event(history: AgentHistory) -> Event:
 
 
 def marks_event(number: int, snapshot: DomSnapshot | None, viewport: tuple[float, float]) -> Event:
-    """The element marks of step ``number``'s page (index, box and tag in viewport CSS pixels), for the
-    overlay on the live view; none without a snapshot."""
-    nodes = snapshot.selector_map.values() if snapshot is not None else ()
-    return {
-        "type": "marks",
-        "step": number,
-        "width": viewport[0],
-        "height": viewport[1],
-        "marks": [
-            {
-                "index": m.index,
-                "box": [m.box.x, m.box.y, m.box.width, m.box.height],
-                "tag": [m.tag.x, m.tag.y, m.tag.width, m.tag.height],
-                "color": m.color,
-            }
-            for m in layout_marks(nodes, viewport)
-        ],
-    }
+    """The element boxes of step ``number``'s page that show in the viewport (index and box in CSS
+    pixels), for the overlay on the live view; the page draws them. Kept cheap: it runs in the step."""
+    width, height = viewport
+    marks = []
+    for node in snapshot.selector_map.values() if snapshot is not None else ():
+        r = node.rect
+        if (
+            r.width > 0
+            and r.height > 0
+            and r.x < width
+            and r.y < height
+            and r.x + r.width > 0
+            and r.y + r.height > 0
+        ):
+            marks.append([node.index, round(r.x, 1), round(r.y, 1), round(r.width, 1), round(r.height, 1)])
+    return {"type": "marks", "step": number, "width": width, "height": height, "marks": marks[:_MAX_MARKS]}

@@ -87,19 +87,22 @@ function showFrame(event) {
   drawMarks();
 }
 
+const COLORS = ['#e6194b', '#3c78d8', '#2e9e44', '#d35400', '#8e44ad', '#008080', '#b8860b', '#c2185b'];
+
 function drawMarks() {
   const layer = $('marks');
   layer.replaceChildren();
   layer.hidden = !$('marks-on').checked || !ui.marks || !ui.frame;
   if (layer.hidden) return;
   const scale = $('frame').clientWidth / (ui.marks.width || ui.frame.width);
-  for (const mark of ui.marks.marks) {
+  for (const [index, x, y, w, h] of ui.marks.marks) {
+    const color = COLORS[index % COLORS.length];
     const box = el('div');
-    place(box, mark.box, scale);
-    box.style.borderColor = mark.color;
-    const tag = el('span', null, mark.index);
-    place(tag, mark.tag, scale);
-    tag.style.background = mark.color;
+    place(box, [x, y, w, h], scale);
+    box.style.borderColor = color;
+    const tag = el('span', null, index);
+    place(tag, [x, Math.max(0, y - 14), 7 * String(index).length + 6, 14], scale);
+    tag.style.background = color;
     layer.append(box, tag);
   }
 }
