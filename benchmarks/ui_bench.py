@@ -3,13 +3,14 @@ CPU of the live view.
 
 1. Step overhead: the 20-step scripted task of ``step_bench.py`` on the demo shop, alternating rounds
    without any UI and with a ``LiveServer`` whose page is open in a second Chromium (frames, timeline,
-   marks all flowing). The scripted model's own time is subtracted, as in ``step_bench.py``.
+   marks all flowing), with a model answering at once and one taking ``--latency`` seconds (frames
+   flow while it thinks). The model's time (its policy and its latency) is subtracted.
 2. Frame latency and CPU: a page that repaints every 50 ms, watched for ``--seconds`` by a WebSocket
    client: from the frame's capture (Chrome's timestamp, or ours for masked captures) to its arrival at
    the client; the CPU of this process and of the watched browser's processes over the same time,
    with no viewer, with a viewer (screencast), and with a viewer of a run with secrets (masked captures).
 
-    .venv/bin/python benchmarks/ui_bench.py [--rounds 3] [--steps 20] [--seconds 10] [--fps 4]
+    .venv/bin/python benchmarks/ui_bench.py [--rounds 3] [--steps 20] [--seconds 10] [--fps 4] [--latency 0 1]
 
 Target (issue 26): step overhead with a viewer under 10 % more than without.
 """
@@ -41,17 +42,21 @@ setInterval(() => { document.getElementById('t').textContent = ++n; }, 50);</scr
 SECRET = "hunter2-very-secret"
 
 
-async def _run_steps(site_url: str, steps: int, live: LiveServer | None) -> list[float]:
+async def _run_steps(site_url: str, steps: int, live: LiveServer | None, latency: float) -> list[float]:
+    """The framework's overhead of each step: its time less the model's (policy and latency)."""
     policy = TimedPolicy(site_url, steps)
     config = BrowserConfig(block_external_network=True)
     extra: dict[str, Any] = {"hooks": live.hooks(), "controller": live.controller()} if live else {}
-    agent = Agent("Browse the shop", ScriptedChatModel(policy=policy), browser=config, **extra)
-    agent.settings = AgentSettings(max_failures=steps)
+    llm = ScriptedChatModel(policy=policy, latency_s=latency)
+    agent = Agent("Browse the shop", llm, browser=config, settings=AgentSettings(max_failures=steps), **extra)
     history = await agent.run(max_steps=steps)
-    return [s.timings.total_ms - m * 1000 for s, m in zip(history.steps, policy.seconds, strict=False)]
+    return [
+        s.timings.total_ms - (m + latency) * 1000
+        for s, m in zip(history.steps[1:], policy.seconds, strict=False)  # step 0 asks no model
+    ]
 
 
-async def step_overhead(rounds: int, steps: int) -> None:
+async def step_overhead(rounds: int, steps: int, latency: float) -> None:
     none: list[float] = []
     watched: list[float] = []
     async with async_playwright() as pw:
@@ -61,11 +66,11 @@ async def step_overhead(rounds: int, steps: int) -> None:
         )
         with DemoSite(seed=1) as site:
             for number in range(rounds):
-                none.append(statistics.median(await _run_steps(site.url, steps, None)))
+                none.append(statistics.median(await _run_steps(site.url, steps, None, latency)))
                 async with LiveServer() as live:
                     page = await viewer.new_page(viewport={"width": 1400, "height": 900})
                     await page.goto(live.url)
-                    watched.append(statistics.median(await _run_steps(site.url, steps, live)))
+                    watched.append(statistics.median(await _run_steps(site.url, steps, live, latency)))
                     frames = await page.evaluate("window.browserAgentUi.frames")
                     await page.close()
                 print(
@@ -116,16 +121,18 @@ async def live_cost(seconds: float, fps: float) -> None:
                     latencies = await _watch(live, seconds) if watched else await _idle(seconds)
                     wall = time.monotonic() - started
                     used = [(cpu_seconds(os.getpid()) or 0.0) - cpu[0], _cpu(browser_pids) - cpu[1]]
-                shown = (
-                    f"{len(latencies) / wall:.1f} frames/s, latency median {statistics.median(latencies):.0f} ms "
-                    f"p90 {sorted(latencies)[int(0.9 * (len(latencies) - 1))]:.0f} ms"
-                    if latencies
-                    else "no frames"
-                )
+                shown = _frames_text(latencies, wall)
                 print(
                     f"{label:34s} CPU: this process {used[0] / wall * 100:5.1f} %, browser "
                     f"{used[1] / wall * 100:5.1f} % of a core; {shown}"
                 )
+
+
+def _frames_text(latencies: list[float], wall: float) -> str:
+    if not latencies:
+        return "no frames"
+    median, p90 = statistics.median(latencies), sorted(latencies)[int(0.9 * (len(latencies) - 1))]
+    return f"{len(latencies) / wall:.1f} frames/s, latency median {median:.0f} ms, p90 {p90:.0f} ms"
 
 
 async def _idle(seconds: float) -> list[float]:
@@ -140,7 +147,8 @@ def _cpu(pids: list[int]) -> float:
 async def main(args: argparse.Namespace) -> None:
     print(f"load average: {os.getloadavg()[0]:.1f}")
     await live_cost(args.seconds, args.fps)
-    await step_overhead(args.rounds, args.steps)
+    for latency in args.latency:
+        await step_overhead(args.rounds, args.steps, latency)
 
 
 if __name__ == "__main__":
@@ -149,4 +157,5 @@ if __name__ == "__main__":
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--fps", type=float, default=4.0)
+    parser.add_argument("--latency", type=float, nargs="+", default=[0.0, 1.0], help="the model's seconds")
     asyncio.run(main(parser.parse_args()))

@@ -48,6 +48,7 @@ function setState(state) {
   $('resume').disabled = state !== 'paused' && state !== 'pausing';
   $('stop').disabled = !live;
   $('start').disabled = live || state === 'stopping';
+  if (ui.canStart) $('run-form').hidden = live || state === 'stopping';
   $('screen').classList.toggle('takeover', state === 'paused');
   $('takeover-hint').hidden = state !== 'paused';
 }
@@ -162,7 +163,12 @@ function onStepStart(event) {
   const head = item.querySelector('.head');
   head.textContent = event.step === 0 ? 'Step 0 (before the first step)' : `Step ${event.step} of ${event.max_steps}`;
   head.append(' ', el('span', 'phase', 'starting'));
-  item.scrollIntoView({ block: 'nearest' });
+  follow();
+}
+
+function follow() {
+  const list = $('timeline');
+  list.scrollTop = list.scrollHeight;
 }
 
 function onPhase(event) {
@@ -188,12 +194,13 @@ function onStepEnd(event) {
   for (const retry of event.retries) item.append(el('div', 'warn', `retried: ${retry}`));
   const extra = event.corrections ? `, ${event.corrections} correction(s)` : '';
   item.append(el('div', 'meta', `${event.input_tokens} in / ${event.output_tokens} out tokens, ${event.seconds} s (model ${event.model_seconds} s)${extra}`));
+  follow();
 }
 
 function note(text, cls = 'note') {
   const item = el('li', cls, text);
   $('timeline').append(item);
-  item.scrollIntoView({ block: 'nearest' });
+  follow();
 }
 
 function onRunStart(event) {
@@ -294,6 +301,7 @@ async function loadRuns() {
 async function init() {
   const status = await api('/api/status');
   setState(status.state);
+  ui.canStart = status.can_start;
   $('run-form').hidden = !status.can_start;
   $('past').hidden = !status.runs;
   const box = $('f-secrets');
