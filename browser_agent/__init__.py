@@ -32,6 +32,7 @@ if _typing.TYPE_CHECKING:
     from browser_agent.output import ConsoleReporter, save_gif, save_report
     from browser_agent.playback import ReplayOptions, ReplayReport, replay
     from browser_agent.record import AgentHistory
+    from browser_agent.workflow import Workflow, make_workflow, run_workflow
 
 # Each public name, and the subpackage it comes from.
 _HOMES = {
@@ -57,11 +58,14 @@ _HOMES = {
     "ReplayReport": "playback",
     "TaskSpec": "batch",
     "UserError": "errors",
+    "Workflow": "workflow",
     "extract_snapshot": "dom",
     "replay": "playback",
     "run_many": "batch",
     "save_gif": "output",
     "save_report": "output",
+    "make_workflow": "workflow",
+    "run_workflow": "workflow",
 }
 
 __version__ = _version()  # the installed distribution's version ("0+unknown" in a tree never installed)
@@ -89,9 +93,12 @@ __all__ = [
     "ReplayReport",
     "TaskSpec",
     "UserError",
+    "Workflow",
     "extract_snapshot",
+    "make_workflow",
     "replay",
     "run_many",
+    "run_workflow",
     "save_gif",
     "save_report",
 ]

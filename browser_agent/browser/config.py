@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = ["BrowserConfig", "Viewport"]
 
@@ -34,6 +34,12 @@ class BrowserConfig(BaseModel):
     ``cdp_url`` connects to a running Chromium over the DevTools protocol (``http://host:9222``);
     ``ws_endpoint`` to a Playwright browser server (``playwright run-server``), which launches a
     browser for the connection: see ``server_launch_headers`` for which settings it honours.
+
+    ``storage_state`` is a saved login (cookies and local storage, written by
+    ``BrowserSession.save_storage_state``) loaded into every fresh context: each agent of a
+    ``run_many`` starts from it, and a session over ``cdp_url`` opens a context of its own for it
+    instead of reusing the browser's first one. It cannot be combined with ``user_data_dir``, a
+    profile that keeps its own logins.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -56,3 +62,13 @@ class BrowserConfig(BaseModel):
     settle_max_ms: float = 3_000
     block_external_network: bool = False
     accept_dialogs: bool = True
+    storage_state: Path | None = None
+
+    @model_validator(mode="after")
+    def _one_place_for_logins(self) -> BrowserConfig:
+        if self.storage_state is not None and self.user_data_dir is not None:
+            raise ValueError(
+                "storage_state and user_data_dir both keep a login: a profile directory keeps its own "
+                "cookies and storage. Give one of them."
+            )
+        return self

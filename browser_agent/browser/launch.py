@@ -14,6 +14,7 @@ from playwright.async_api import Browser, BrowserContext, Playwright, async_play
 from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.storage import read_storage_state
 from browser_agent.errors import BrowserError
 
 __all__ = [
@@ -103,11 +104,17 @@ async def launch_persistent(
 
 
 def context_options(cfg: BrowserConfig) -> dict[str, Any]:
-    """The options of every context a session opens."""
+    """The options of every context a session opens; the saved login, when there is one, is read here.
+
+    Raises:
+        UserError: ``storage_state`` names a file that is not a saved login.
+    """
     options: dict[str, Any] = {
         "viewport": {"width": cfg.viewport.width, "height": cfg.viewport.height},
         "accept_downloads": True,
     }
+    if cfg.storage_state is not None:
+        options["storage_state"] = read_storage_state(cfg.storage_state)
     if cfg.allowed_domains is not None:
         options["service_workers"] = "block"  # a worker's fetches would bypass the fence
     return options

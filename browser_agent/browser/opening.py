@@ -62,8 +62,9 @@ class Opened:
         if cfg.user_data_dir is not None and not (cfg.cdp_url or cfg.ws_endpoint):
             return await launch_persistent(self.playwright, cfg, options)
         self.browser = await launch_browser(self.playwright, cfg)
-        if cfg.cdp_url and self.browser.contexts and not fenced:
-            return self.browser.contexts[0]  # a fenced session needs a context made with its proxy
+        if cfg.cdp_url and self.browser.contexts and not fenced and cfg.storage_state is None:
+            # a fenced session needs a context made with its proxy, one with a saved login a fresh one
+            return self.browser.contexts[0]
         return await self.browser.new_context(**options)
 
     async def close(self) -> None:

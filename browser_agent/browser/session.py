@@ -23,6 +23,7 @@ from browser_agent.browser.opening import Opened
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
 from browser_agent.browser.settle import wait_for_settle
 from browser_agent.browser.state import BrowserState, TabInfo
+from browser_agent.browser.storage import write_storage_state
 from browser_agent.browser.tabs import TabRegistry
 from browser_agent.browser.watchdog import bounded, responds, within
 from browser_agent.dom.extractor import WHOLE_PAGE, ExtractOptions, extract_snapshot
@@ -151,6 +152,24 @@ class BrowserSession:
             if self.fence is not None:
                 await self.fence.close()
 
+    async def save_storage_state(self, path: str | Path) -> Path:
+        """Save this context's login (cookies and every origin's local storage) to ``path``.
+
+        The file is created readable by its owner only (0600) and replaced whole; load it into later
+        sessions with ``BrowserConfig(storage_state=path)``. It holds credentials: keep it out of
+        version control and artifacts.
+
+        Raises:
+            BrowserError: the session is not started, or the browser did not answer.
+            UserError: the file cannot be written there.
+        """
+        try:
+            state = await within(self.context.storage_state(), _CLOSE_S)
+        except (PlaywrightError, TimeoutError) as exc:
+            reason = exc.message if isinstance(exc, PlaywrightError) else f"no answer in {_CLOSE_S:g} s"
+            raise BrowserError(f"The login could not be read from the browser: {reason}") from exc
+        return write_storage_state(Path(path), dict(state))
+
     @contextlib.contextmanager
     def driven_by(self, task: str) -> Iterator[None]:
         """Mark the session as driven by the running agent doing ``task``, for the ``with`` block.
@@ -170,6 +189,11 @@ class BrowserSession:
             yield
         finally:
             self._driver = None
+
+    @property
+    def started(self) -> bool:
+        """Whether the session has a context open (``start`` ran and ``close`` has not)."""
+        return self._opened.context is not None
 
     @property
     def context(self) -> BrowserContext:

@@ -11,13 +11,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from browser_agent.cli import batch, demo, inspect, mcp, replay, run, ui
+from browser_agent.cli import batch, demo, inspect, mcp, replay, run, ui, workflow
 from browser_agent.cli.options import HelpFormatter
 from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
 
 __all__ = ["build_parser", "main"]
 
-_SUBCOMMANDS = (run, batch, replay, inspect, demo, mcp, ui)
+_SUBCOMMANDS = (run, batch, replay, workflow, inspect, demo, mcp, ui)
 
 
 class _Version(argparse.Action):

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 from browser_agent.cli.options import (
     add_browser_options,
     add_fence_options,
+    add_login_options,
     add_model_options,
     add_secret_options,
     allowed_domains,
     browser_configs,
+    check_login,
     command,
     load_secrets,
     model_options,
@@ -52,6 +54,7 @@ def add_parser(subparsers: Any) -> None:
         "--ray", metavar="ADDRESS", help="run agents in Ray actors: `local` or a cluster address"
     )
     where.add_argument("--ray-actors", type=int, default=2, metavar="N", help="Ray actors (browsers)")
+    add_login_options(where)
     add_fence_options(
         parser,
         help="keep every page on these sites unless the task names its own allowed_domains (repeatable; "
@@ -189,6 +192,7 @@ def _main(args: argparse.Namespace) -> int:
     from browser_agent.output.batch_progress import BatchProgress
 
     specs = _with_secrets(read_specs(args.tasks), args)
+    check_login(args)
     done = finished_ids(args.out)
     todo = [spec for spec in specs if spec.task_id not in done]
     console = Console(stderr=True)

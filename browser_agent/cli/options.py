@@ -38,11 +38,13 @@ __all__ = [
     "ModelOptions",
     "add_browser_options",
     "add_fence_options",
+    "add_login_options",
     "add_model_options",
     "add_secret_options",
     "allowed_domains",
     "browser_config",
     "browser_configs",
+    "check_login",
     "command",
     "import_model",
     "load_secrets",
@@ -227,6 +229,8 @@ def browser_configs(args: argparse.Namespace, **settings: Any) -> list[BrowserCo
     from browser_agent.browser import BrowserConfig
 
     common = {"headless": not args.headed, **settings}
+    if getattr(args, "login", None) is not None:
+        common["storage_state"] = args.login
     cdp, ws = getattr(args, "cdp_url", None), getattr(args, "ws_endpoint", None)
     cdp_urls = cdp if isinstance(cdp, list) else [cdp] if cdp else []
     ws_urls = ws if isinstance(ws, list) else [ws] if ws else []
@@ -245,6 +249,36 @@ def browser_config(args: argparse.Namespace, **settings: Any) -> BrowserConfig:
     if len(configs) > 1:
         raise UserError("Give --cdp-url or --ws-endpoint, not both: this command drives one browser.")
     return configs[0]
+
+
+def add_login_options(group: argparse._ArgumentGroup, *, save: bool = False) -> None:
+    """``--login FILE`` (start from a saved login) and, with ``save``, ``--save-login FILE``."""
+    group.add_argument(
+        "--login",
+        type=Path,
+        metavar="FILE",
+        help="start logged in: cookies and local storage saved by --save-login (each agent its own copy)",
+    )
+    if save:
+        group.add_argument(
+            "--save-login",
+            type=Path,
+            metavar="FILE",
+            help="save the browser's cookies and local storage here when the run ends, also a failed one "
+            "(owner-only file; it holds credentials)",
+        )
+
+
+def check_login(args: argparse.Namespace) -> None:
+    """Read ``--login`` once before anything starts, so that a bad file is said before a model loads.
+
+    Raises:
+        UserError: the file is missing or not a saved login.
+    """
+    if getattr(args, "login", None) is not None:
+        from browser_agent.browser.storage import read_storage_state
+
+        read_storage_state(args.login)
 
 
 def add_fence_options(

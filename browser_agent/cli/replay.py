@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from browser_agent.cli.options import (
     add_browser_options,
     add_fence_options,
+    add_login_options,
     add_model_options,
     add_secret_options,
     allowed_domains,
@@ -53,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
         also=("--llm",),
         purpose="a model that finds the element of a step whose recorded one is gone (default: none)",
     )
-    add_browser_options(parser)
+    add_login_options(add_browser_options(parser))
     add_fence_options(
         parser,
         help="keep the replay on these sites (repeatable; default: the fence the run was recorded under; "

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 from browser_agent.cli.options import (
     add_browser_options,
     add_fence_options,
+    add_login_options,
     add_model_options,
     add_secret_options,
     allowed_domains,
     browser_config,
+    check_login,
     command,
     import_model,
     load_secrets,
@@ -52,6 +54,7 @@ def add_parser(subparsers: Any) -> None:
     )
     browser = add_browser_options(parser)
     browser.add_argument("--start-url", metavar="URL", help="open this page before the first step")
+    add_login_options(browser, save=True)
     add_fence_options(parser)
     add_secret_options(parser)
     run = parser.add_argument_group("run and output")
@@ -86,6 +89,7 @@ def _main(args: argparse.Namespace) -> int:
             raise UserError(f"--{flag.replace('_', '-')} {getattr(args, flag)}: give at least 1.")
     if args.gif:
         require("PIL.Image", "gif", "--gif")  # before any token is spent
+    check_login(args)
     # First the model: a dead server, a missing package or key is said before the agent and browser load
     llm = model_options(args).load()
     from browser_agent.interrupts import run_interruptible
@@ -95,7 +99,7 @@ def _main(args: argparse.Namespace) -> int:
     reporter = ConsoleReporter(mode=mode)
     agent = _agent(args, reporter, llm)
     try:
-        history = run_interruptible(agent.run(max_steps=args.max_steps))
+        history = run_interruptible(_run(agent, args))
     except AgentRunError as exc:
         _keep(args, exc.history or agent.history)
         return _failed(exc, agent.history)
@@ -106,8 +110,26 @@ def _main(args: argparse.Namespace) -> int:
     return 0 if history.is_successful() else 1
 
 
+async def _run(agent: Agent, args: argparse.Namespace) -> AgentHistory:
+    """The run; with ``--save-login``, on a session kept open past its end to save the login then."""
+    if args.save_login is None:
+        return await agent.run(max_steps=args.max_steps)
+    session = agent.session
+    assert session is not None, "_agent gives the agent its own session when a login is to be saved"
+    try:
+        return await agent.run(max_steps=args.max_steps)  # the agent starts it, under the whole fence
+    finally:
+        try:
+            if session.started:
+                saved = await session.save_storage_state(args.save_login)
+                print(f"login: {saved}", file=sys.stderr)
+        finally:
+            await session.close()
+
+
 def _agent(args: argparse.Namespace, reporter: ConsoleReporter, llm: BaseChatModel) -> Agent:
     from browser_agent.agent import Agent, AgentSettings
+    from browser_agent.browser import BrowserSession
 
     models = model_options(args)
     settings = AgentSettings(
@@ -121,10 +143,11 @@ def _agent(args: argparse.Namespace, reporter: ConsoleReporter, llm: BaseChatMod
         max_failures=args.max_failures,
         retry_attempts=args.provider_attempts,
     )
+    config = browser_config(args)
     return Agent(
         args.task,
         llm,
-        browser=browser_config(args),
+        browser=BrowserSession(config) if args.save_login else config,
         settings=settings,
         sensitive_data=load_secrets(args.secrets, args.secret),
         hooks=reporter.hooks(),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from importlib import resources
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
@@ -12,6 +11,7 @@ from rich.console import Console
 from browser_agent.agent import Agent, AgentSettings
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import Controller
+from browser_agent.demo import RECORDED_RUN
 from browser_agent.demo.policy import TASK, DemoPolicy
 from browser_agent.demo.site import DemoSite
 from browser_agent.output.replay_console import ReplayReporter
@@ -20,8 +20,6 @@ from browser_agent.playback import ReplayOptions, ReplayReport
 from browser_agent.record import AgentHistory
 
 __all__ = ["RECORDED_RUN", "record_demo", "replay_demo", "run_live_demo"]
-
-RECORDED_RUN = Path(str(resources.files("browser_agent.demo").joinpath("recorded_run.json")))
 
 
 def _config(headless: bool) -> BrowserConfig:

@@ -1,7 +1,8 @@
 """A small shop served on 127.0.0.1 whose layout changes on every load (order, wrappers, banners, ids).
 
 Pages: ``/`` (catalog), ``/product/SLUG``, ``/cart``, ``/checkout``, ``/done``. The cart lives in a
-cookie written by the page's own script, so the server stays stateless.
+cookie written by the page's own script; the one thing the server keeps is its record of the orders
+placed (``DemoSite.orders``), which tells a benchmark what was really bought.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ import html
 import itertools
 import os
 import threading
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from browser_agent.demo.catalog import PRODUCTS, Layout, Product
 
-__all__ = ["DemoSite"]
+__all__ = ["DemoSite", "Order"]
 
 _BY_SLUG = {p.slug: p for p in PRODUCTS}
 _STYLE = """body{font-family:sans-serif;margin:0}header{background:#234;color:#fff;padding:8px 16px}
@@ -25,6 +27,18 @@ label{display:block;margin:8px 0}"""
 _CART_JS = """function addToCart(slug){const q=document.querySelector('input[name=qty]');
 const n=Math.max(1,parseInt(q?q.value:'1')||1);document.cookie='cart='+slug+':'+n+';path=/';
 document.getElementById('status').textContent='Added '+n+' to your cart.';}"""
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """An order as the shop recorded it when the checkout form was sent."""
+
+    number: int
+    product: str
+    quantity: int
+    name: str
+    email: str
+    shipping: str
 
 
 def _cart(cookie: str) -> tuple[Product, int] | None:
@@ -107,12 +121,17 @@ class _Pages:
         form += f'<button type="submit" class="{lay.cls("order")}">Place order</button></form>'
         return self.frame("Checkout", f"<h1>Checkout</h1>{form}")
 
-    def done(self, query: dict[str, list[str]], cart: tuple[Product, int] | None, order: int) -> str:
-        name = html.escape(query.get("name", [""])[0])
-        shipping = html.escape(query.get("shipping", [""])[0])
-        what = f"{cart[1]} × {html.escape(cart[0].name)}" if cart else "nothing"
-        confirmation = f"Order #{order} confirmed: {what}, {shipping} shipping."
-        body = f"<h1>Thank you, {name}!</h1><p id=order>{confirmation}</p>"
+    def done(self, order: Order | None) -> str:
+        if order is None:
+            return self.frame(
+                "Order confirmed", "<h1>Your cart is empty.</h1><p id=order>No order placed.</p>"
+            )
+        what = f"{order.quantity} × {html.escape(order.product)}"
+        confirmation = (
+            f"Order #{order.number} confirmed: {what}, {html.escape(order.shipping)} shipping, "
+            f"confirmation sent to {html.escape(order.email)}."
+        )
+        body = f"<h1>Thank you, {html.escape(order.name)}!</h1><p id=order>{confirmation}</p>"
         return self.frame("Order confirmed", body)
 
 
@@ -123,6 +142,8 @@ class DemoSite:
         seeds = itertools.count(seed if seed is not None else int.from_bytes(os.urandom(4)))
         orders = itertools.count(1001)
         lock = threading.Lock()
+        self.orders: list[Order] = []
+        site = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, format: str, *args: object) -> None:
@@ -133,7 +154,11 @@ class DemoSite:
                     pages, order = _Pages(Layout(next(seeds))), next(orders)
                 parts = urlsplit(self.path)
                 cart = _cart(self.headers.get("Cookie", ""))
-                body = _route(pages, parts.path, parse_qs(parts.query), cart, order)
+                placed = _order(parse_qs(parts.query), cart, order) if parts.path == "/done" else None
+                if placed is not None:
+                    with lock:
+                        site.orders.append(placed)
+                body = _route(pages, parts.path, cart, placed)
                 self.send_response(200 if body else 404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.end_headers()
@@ -156,9 +181,15 @@ class DemoSite:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/"
 
 
-def _route(
-    pages: _Pages, path: str, query: dict[str, list[str]], cart: tuple[Product, int] | None, order: int
-) -> str | None:
+def _order(query: dict[str, list[str]], cart: tuple[Product, int] | None, number: int) -> Order | None:
+    """The order the checkout form sent, or None when the cart is empty."""
+    if cart is None:
+        return None
+    field = {key: query.get(key, [""])[0] for key in ("name", "email", "shipping")}
+    return Order(number, cart[0].name, cart[1], field["name"], field["email"], field["shipping"])
+
+
+def _route(pages: _Pages, path: str, cart: tuple[Product, int] | None, order: Order | None) -> str | None:
     if path == "/":
         return pages.catalog()
     if path.startswith("/product/") and path.removeprefix("/product/") in _BY_SLUG:
@@ -168,5 +199,5 @@ def _route(
     if path == "/checkout":
         return pages.checkout()
     if path == "/done":
-        return pages.done(query, cart, order)
+        return pages.done(order)
     return None

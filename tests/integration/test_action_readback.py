@@ -13,6 +13,7 @@ PAGE = """<!doctype html><title>Readback</title>
 <label>Name <input id="name" name="name"></label>
 <label>Code <input id="code" name="code" oninput="this.value = this.value.toUpperCase()"></label>
 <label>Password <input id="pw" name="pw" type="password"></label>
+<label>Email <input id="email" name="email" type="email" value="augusta.ada.lovelace@example"></label>
 <label>Story <textarea id="story" name="story"></textarea></label>
 <label><input id="news" type="checkbox" name="news"> Newsletter</label>
 <label><input id="red" type="radio" name="colour" value="red"> Red</label>
@@ -39,6 +40,10 @@ async def test_typing_says_what_the_field_now_holds(session: BrowserSession) -> 
         # what the page made of the typed text, not what was sent
         assert "the field now holds 'AB12'" in await _said(session, "input_text", "code", text="ab12")
         assert (await _said(session, "input_text", "pw", text="hunter2")).endswith("now holds 7 characters")
+        # appended at the end of the value, also in a field without a selection API (the caret would
+        # stay where the click landed, in the middle of the value)
+        said = await _said(session, "input_text", "email", text=".com", clear=False)
+        assert said.endswith("now holds 'augusta.ada.lovelace@example.com'"), said
         story = "once upon a time " * 10
         said = await _said(session, "input_text", "story", text=story)
         held = said.split("now holds", 1)[1]

@@ -16,11 +16,13 @@ from tests.support.fake_openai import FakeOpenAI
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # What the README documents for users; anything else in browser_agent is internal and may change.
+# browser_agent.demo is the offline demo shop and its recorded run (documented in docs/workflows.md).
 PUBLIC_MODULES = {
     "browser_agent",
     "browser_agent.testing",
     "browser_agent.models",
     "browser_agent.batch",
+    "browser_agent.demo",
     "browser_agent.ui",
 }
 
@@ -49,6 +51,10 @@ def run_example(name: str, extra_env: dict[str, str] | None = None) -> subproces
         ("structured_extract.py", "cheapest: Red mug"),
         ("parallel.py", "6 of 6 tasks succeeded"),
         ("live_view.py", "Result: The blue mug costs 12.50 EUR."),
+        (
+            "workflow.py",
+            "confirmed: 3 × Red kettle, Express shipping, confirmation sent to grace@example.org.",
+        ),
     ],
 )
 def test_every_example_runs_offline(name: str, expected: str) -> None:
@@ -65,6 +71,7 @@ def test_every_example_is_tested_and_uses_only_the_public_api() -> None:
         "custom_action.py",
         "structured_extract.py",
         "live_view.py",
+        "workflow.py",
     }
     found = {path.name for path in EXAMPLES.glob("*.py")}
     assert found == tested | {"parallel.py"}, "a new example needs a line in test_every_example_runs_offline"

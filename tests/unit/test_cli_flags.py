@@ -17,26 +17,31 @@ from browser_agent.cli import build_parser, main
 from browser_agent.cli.options import HelpFormatter, MethodName, model_options, tool_calling_methods
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ("run", "batch", "replay", "inspect", "demo", "mcp", "ui")
+COMMANDS = ("run", "batch", "replay", "workflow", "inspect", "demo", "mcp", "ui")
 MODEL = {"--model", "--base-url", "--api-key-env"}
 CHOICE = {"--tool-calling-method", "--planner-model"}
 BROWSER = {"--headed", "--cdp-url", "--ws-endpoint"}
 FENCE = {"--allowed-domain"}
 SECRETS = {"--secrets", "--secret"}
+LOGIN = {"--login"}
 SHARED = {
-    "run": MODEL | CHOICE | BROWSER | FENCE | SECRETS,
-    "batch": MODEL | CHOICE | BROWSER | FENCE | SECRETS,
-    "replay": MODEL | {"--llm"} | BROWSER | FENCE | SECRETS,
+    "run": MODEL | CHOICE | BROWSER | FENCE | SECRETS | LOGIN | {"--save-login"},
+    "batch": MODEL | CHOICE | BROWSER | FENCE | SECRETS | LOGIN,
+    "replay": MODEL | {"--llm"} | BROWSER | FENCE | SECRETS | LOGIN,
+    "workflow run": MODEL | BROWSER | FENCE | SECRETS | LOGIN | {"--input", "--on-failure"},
     "demo": MODEL | {"--headed"},
     "mcp": BROWSER | FENCE | SECRETS,
     "ui": MODEL | CHOICE | BROWSER | FENCE | SECRETS,
 }
 
 
-def _subparsers() -> dict[str, argparse.ArgumentParser]:
-    parser = build_parser()
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(action.choices)
+def _subparsers(parser: argparse.ArgumentParser | None = None) -> dict[str, argparse.ArgumentParser]:
+    """The commands of ``parser`` (the top level by default), with ``workflow ACTION`` for its actions."""
+    action = next(a for a in (parser or build_parser())._actions if isinstance(a, argparse._SubParsersAction))
+    found = dict(action.choices)
+    if parser is None:
+        found |= {f"workflow {name}": sub for name, sub in _subparsers(found["workflow"]).items()}
+    return found
 
 
 def _flags(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
@@ -52,10 +57,10 @@ def _python(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_each_command_has_the_shared_groups_made_by_one_function() -> None:
     parsers = _subparsers()
-    assert tuple(parsers) == COMMANDS
+    assert tuple(parsers) == (*COMMANDS, "workflow make", "workflow show", "workflow run")
     for name, wanted in SHARED.items():
         assert wanted <= set(_flags(parsers[name])), (name, wanted - set(_flags(parsers[name])))
-    for flag in ("--base-url", "--api-key-env", "--secrets", "--secret", "--headed"):
+    for flag in ("--base-url", "--api-key-env", "--secrets", "--secret", "--headed", "--login"):
         helps = {_flags(parsers[n])[flag].help for n in SHARED if flag in _flags(parsers[n])}
         assert len(helps) == 1, (flag, helps)  # the same words everywhere: one function adds it
     assert _flags(parsers["replay"])["--llm"] is _flags(parsers["replay"])["--model"], "--llm still works"

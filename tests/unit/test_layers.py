@@ -35,6 +35,7 @@ ALLOWED: dict[str, set[str]] = {
         "extras",
         "interrupts",
     },
+    "workflow": {"playback", "record", "controller", "browser", "reid", "dom", "llm", "errors", "sensitive"},
     "mcp": {"controller", "browser", "dom", "errors", "sensitive", "extras"},
     "batch": {
         "defaults",
@@ -68,6 +69,7 @@ ALLOWED: dict[str, set[str]] = {
         "mcp",
         "interrupts",
         "ui",
+        "workflow",
     },
     "demo": {
         "agent",
@@ -114,6 +116,7 @@ ALLOWED: dict[str, set[str]] = {
         "sensitive",
         "testing",
         "extras",
+        "workflow",
     },
 }
 

@@ -28,9 +28,12 @@ EXPECTED = [
     "ReplayReport",
     "TaskSpec",
     "UserError",
+    "Workflow",
     "extract_snapshot",
+    "make_workflow",
     "replay",
     "run_many",
+    "run_workflow",
     "save_gif",
     "save_report",
 ]
@@ -71,6 +74,7 @@ def test_no_private_or_module_leaks() -> None:
         "reid",
         "defaults",
         "ui",
+        "workflow",
     }
     assert public - submodules == set(EXPECTED)
 

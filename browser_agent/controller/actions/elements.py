@@ -147,6 +147,9 @@ async def _type_at_end(handle: ElementHandle, text: str, *, clear: bool) -> None
     await handle.click()
     await handle.evaluate("""(el) => { if ('value' in el && el.setSelectionRange) {
         const n = String(el.value).length; try { el.setSelectionRange(n, n); } catch (e) {} } }""")
+    # email and number fields have no selection to set: the caret stays where the click put it, in the
+    # middle of the value ('ada@exampleada@example.com.com'); the End key moves it in any field
+    await handle.press("ControlOrMeta+End")
     if clear:
         await handle.press("ControlOrMeta+a")
         await handle.press("Delete")

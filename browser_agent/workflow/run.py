@@ -1,0 +1,144 @@
+"""Run a workflow with values by name: its steps become a run history with those values in place, and
+the replay (``browser_agent.playback``) re-locates each element, acts, or abstains.
+
+An element chosen by what it says (``target_input``) is looked for under its new words: its fingerprint
+keeps what describes the kind of element (tag, role, classes, the chain of its ancestors, its frame)
+and loses what described the recorded one (its words, the attributes that named it, its neighbours and
+card). Re-identification then accepts it only when it is the one element of that kind that says the new
+words, and abstains otherwise: another value never makes the replay click a look-alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from browser_agent.browser import BrowserSession
+from browser_agent.browser.domains import check_url_allowed
+from browser_agent.controller import ActionResult, Controller
+from browser_agent.errors import DomainNotAllowedError, UserError
+from browser_agent.playback import ReplayOptions, ReplayReport, replay, replay_fence
+from browser_agent.playback.runner import Listener
+from browser_agent.record import ActionCall, AgentHistory, AgentStep, StepOutput
+from browser_agent.reid import Fingerprint
+from browser_agent.reid.labels import norm
+from browser_agent.sensitive import as_secrets
+from browser_agent.workflow.model import Workflow, WorkflowStep
+
+__all__ = ["retarget", "run_workflow", "workflow_history"]
+
+
+async def run_workflow(
+    workflow: Workflow,
+    session: BrowserSession,
+    inputs: Mapping[str, str] | None = None,
+    *,
+    options: ReplayOptions | None = None,
+    controller: Controller | None = None,
+    on_action: Listener | None = None,
+) -> ReplayReport:
+    """Run ``workflow`` on ``session`` with ``inputs`` (by name; the recorded value for those not given).
+
+    ``options`` are the replay's: ``on_failure`` (``stop`` or ``skip``), ``llm`` (a model that takes
+    over a step whose element cannot be found), ``sensitive_data`` (the workflow's ``secrets``),
+    ``allowed_domains`` (default: the fence the run was recorded under).
+
+    Raises:
+        UserError: an input name the workflow does not have (the known ones are listed), a secret the
+            steps type that ``sensitive_data`` lacks, or an address input outside the fence.
+    """
+    opts = options or ReplayOptions()
+    values = workflow.values(dict(inputs or {}))
+    _check_secrets(workflow, opts)
+    history = workflow_history(workflow, values)
+    _check_addresses(workflow, values, replay_fence(history, opts))
+    return await replay(history, session, controller or Controller(), opts, on_action)
+
+
+def workflow_history(workflow: Workflow, values: Mapping[str, str]) -> AgentHistory:
+    """The run history a replay of ``workflow`` with ``values`` follows: one step per workflow step."""
+    steps = [
+        _history_step(number, step, workflow, values) for number, step in enumerate(workflow.steps, start=1)
+    ]
+    return AgentHistory(
+        task=workflow.task_with(dict(values)), steps=steps, allowed_domains=workflow.allowed_domains
+    )
+
+
+def _history_step(
+    number: int, step: WorkflowStep, workflow: Workflow, values: Mapping[str, str]
+) -> AgentStep:
+    params = dict(step.params) | {param: values[name] for param, name in step.inputs.items()}
+    target, chooser = step.target, step.target_input
+    if target is not None and chooser is not None and values[chooser] != workflow.input(chooser).default:
+        target = retarget(target, workflow.input(chooser).default, values[chooser])
+    return AgentStep(
+        step=number,
+        url=step.url,
+        title=step.title,
+        model_output=StepOutput(action=[ActionCall(name=step.action, params=params)]),
+        results=[ActionResult(action=step.action)],
+        interacted=[target],
+    )
+
+
+def retarget(target: Fingerprint, old: str, new: str) -> Fingerprint:
+    """``target`` as the element saying ``new`` where the recorded one said ``old``.
+
+    What described the recorded element rather than its kind goes: attributes sharing a word with
+    ``old`` (``href=/product/blue-mug``), its neighbours, anchors and card labels (another item has
+    other neighbours), its twins, its place among its siblings.
+    """
+    before, after = norm(old), norm(new)
+    words = set(re.findall(r"[a-z0-9]+", before))
+    return replace(
+        target,
+        name=_swap(target.name, before, after),
+        text=_swap(target.text, before, after),
+        attributes=tuple(
+            (k, v) for k, v in target.attributes if not words & set(re.findall(r"[a-z0-9]+", v.lower()))
+        ),
+        before=(),
+        after=(),
+        anchors=(),
+        twins=0,
+        group=(),
+        group_depth=0,
+        twin_cards=(),
+    )
+
+
+def _swap(label: str, old: str, new: str) -> str:
+    """``label`` with ``old`` (whole words) replaced by ``new``."""
+    if not old:
+        return label
+    return re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", lambda _: new, label)
+
+
+def _check_secrets(workflow: Workflow, options: ReplayOptions) -> None:
+    if not workflow.secrets:
+        return
+    given = as_secrets(options.sensitive_data)
+    missing = [name for name in workflow.secrets if name not in set(given)]
+    if missing:
+        raise UserError(
+            f"This workflow types the secrets {missing}; give their values (sensitive_data=..., or "
+            "`--secret NAME=ENVVAR` / `--secrets FILE` on the command line)."
+        )
+
+
+def _check_addresses(workflow: Workflow, values: Mapping[str, str], fence: tuple[str, ...] | None) -> None:
+    """An address input outside the fence would stop the replay at its first step: say so before."""
+    if fence is None:
+        return
+    for item in workflow.inputs:
+        if item.source != "url":
+            continue
+        try:
+            check_url_allowed(values[item.name], fence)
+        except DomainNotAllowedError as exc:
+            raise UserError(
+                f"The input {item.name}={values[item.name]!r} is outside the sites this workflow keeps to "
+                f"({list(fence)}): {exc} Pass allowed_domains (--allowed-domain) to widen them."
+            ) from exc

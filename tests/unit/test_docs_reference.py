@@ -1,0 +1,130 @@
+"""The reference guides say what the code does: every flag of every command is in docs/cli.md under its
+command (and no flag a command lacks), every knob of AgentSettings and BrowserConfig is in
+docs/python.md, every --tool-calling-method value is in docs/models.md, and each message quoted in a
+heading of docs/troubleshooting.md is the one the code builds."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import cast, get_args
+
+import pytest
+
+from browser_agent import AgentSettings, BrowserConfig
+from browser_agent.agent.loops import loop_error
+from browser_agent.browser.chromium import find_chromium
+from browser_agent.browser.domains import blocked_message
+from browser_agent.cli import build_parser
+from browser_agent.cli.inspect import _target as inspect_target
+from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
+from browser_agent.llm.retry import to_model_error
+from browser_agent.models import chat_model
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+_FLAG = re.compile(r"`(--[a-z][a-z-]*)")
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return cast(dict[str, argparse.ArgumentParser], sub.choices)
+
+
+def _sections(text: str) -> dict[str, str]:
+    """`## \\`browser-agent NAME\\`` sections of cli.md, by command name."""
+    parts = re.split(r"^## `browser-agent (\w+)`\n", text, flags=re.M)
+    return {name: body.split("\n## ", 1)[0] for name, body in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+def test_every_command_has_a_section_listing_exactly_its_flags() -> None:
+    sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
+    commands = _commands()
+    assert set(sections) == set(commands)
+    for name, parser in commands.items():
+        flags = {o for a in parser._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+        documented = set(_FLAG.findall(sections[name]))
+        assert flags - documented == set(), f"{name}: flags missing from docs/cli.md"
+        assert documented - flags == set(), f"{name}: docs/cli.md names flags the command does not have"
+
+
+def test_every_setting_and_browser_knob_is_in_the_python_guide() -> None:
+    text = (DOCS / "python.md").read_text(encoding="utf-8")
+    for model in (AgentSettings, BrowserConfig):
+        missing = [name for name in model.model_fields if f"`{name}`" not in text]
+        assert not missing, f"{model.__name__}: {missing}"
+
+
+def test_every_tool_calling_method_is_explained_in_the_models_guide() -> None:
+    text = (DOCS / "models.md").read_text(encoding="utf-8")
+    methods = get_args(AgentSettings.model_fields["tool_calling_method"].annotation)
+    assert len(methods) == 5
+    for method in methods:
+        assert re.search(rf"^\| `{method}`( \(default\))? \| ", text, flags=re.M), method
+
+
+def _raised(call: Callable[[], object]) -> str:
+    with pytest.raises(BrowserAgentError) as caught:
+        call()
+    return str(caught.value)
+
+
+def _no_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    return _raised(lambda: chat_model("openai:gpt-4o"))
+
+
+def _busy() -> str:
+    class RateLimitError(Exception):
+        pass
+
+    return str(to_model_error(RateLimitError("slow down"), what="The chat model call", attempts=4))
+
+
+def _missing_package(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setitem(__import__("sys").modules, "langchain_openai", None)  # as if not installed
+    return _raised(lambda: chat_model("openai:gpt-4o"))
+
+
+def _index_gone() -> str:
+    """ActionContext's words around the snapshot's own (tests/integration/test_controller.py checks them
+    on a live page)."""
+    snapshot = DomSnapshot("http://x/", "", (), dict.fromkeys(range(38), cast(ElementNode, None)))
+    indices = snapshot.describe_indices()
+    return f"element 42 is not on the page; {indices}. Use an index from the current page state."
+
+
+_MESSAGES: dict[str, Callable[[pytest.MonkeyPatch], str]] = {
+    "No usable Chromium": lambda _: _raised(
+        lambda: find_chromium(env={}, playwright_path="/nonexistent", system_paths=(), system_names=())
+    ),
+    "cannot reach": lambda _: str(ProviderUnreachableError("http://127.0.0.1:8088/v1", "connection refused")),
+    "--model openai": _no_key,
+    "The chat model call": lambda _: _busy(),
+    "The openai provider": _missing_package,
+    "Loop:": lambda _: loop_error([2, 3], []),
+    "blocked: https": lambda _: blocked_message("https://other.example/page", ["shop.example"]),
+    "no such file": lambda _: _raised(lambda: inspect_target("/nonexistent/page.html")),
+    "element 42": lambda _: _index_gone(),
+}
+
+
+def _quoted_headings() -> list[str]:
+    text = (DOCS / "troubleshooting.md").read_text(encoding="utf-8")
+    return re.findall(r'^## "(.+)"$', text, flags=re.M)
+
+
+@pytest.mark.parametrize("heading", _quoted_headings())
+def test_a_quoted_message_is_the_one_the_code_builds(heading: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    producer = next((make for start, make in _MESSAGES.items() if heading.startswith(start)), None)
+    assert producer is not None, f"no way to build {heading!r}: add it to _MESSAGES"
+    message = producer(monkeypatch)
+    pattern = ".*".join(re.escape(part) for part in heading.split("..."))
+    assert re.fullmatch(pattern, message, flags=re.S), (heading, message)
+
+
+def test_the_troubleshooting_guide_quotes_messages() -> None:
+    assert len(_quoted_headings()) >= 8  # the scan sees the headings that are there
