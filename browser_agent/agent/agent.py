@@ -113,6 +113,16 @@ class Agent:
         self._stop_requested = True
         self._running.set()
 
+    def tell(self, note: str) -> None:
+        """Tell the model ``note`` in its next request (redacted), as a line of the run's log after the
+        last step: what someone changed in the browser while the run was paused, for instance."""
+        self._messages.add_note(note)
+
+    @property
+    def paused(self) -> bool:
+        """Whether ``pause()`` was asked and ``resume()`` (or ``stop()``) not yet."""
+        return not self._running.is_set()
+
     # -- running ---------------------------------------------------------------------------------
 
     async def rerun_history(

@@ -127,6 +127,11 @@ class Conversation:
             parts.append(f"error: {step.error}")
         self.memos.append(StepMemo(step.step, self._secrets.redact(" ".join(parts))))
 
+    def add_note(self, text: str) -> None:
+        """Add ``text`` to the log of past steps, after the last one (kept like a step's memo)."""
+        last = self.memos[-1].step if self.memos else 0
+        self.memos.append(StepMemo(last, self._secrets.redact(f"Note: {text}")))
+
     def state_text(
         self,
         state: BrowserState,

@@ -14,6 +14,7 @@ No secret value is sent in either call.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,16 +110,29 @@ async def frames_of(session: CDPSession) -> list[FrameRead]:
     return found
 
 
-async def read(frame: FrameRead) -> None:
-    """Read ``frame``'s texts and fields; a frame that cannot be read keeps ``context_id`` None."""
+async def read(frame: FrameRead, worlds: dict[str, int] | None = None) -> None:
+    """Read ``frame``'s texts and fields; a frame that cannot be read keeps ``context_id`` None.
+
+    ``worlds`` (frame id → isolated world) lets a caller that reads the same tab again and again (the
+    live view) reuse each frame's world while its document lives, instead of making one per read.
+    """
+    known = worlds.get(frame.frame_id) if worlds is not None else None
     try:
-        world = await frame.session.send(
-            "Page.createIsolatedWorld", {"frameId": frame.frame_id, "worldName": WORLD}
-        )
-        texts, fields = await call(frame.session, world["executionContextId"], _READ_JS)
+        if known is not None:
+            with contextlib.suppress(PlaywrightError, BrowserError):
+                texts, fields = await call(frame.session, known, _READ_JS)
+                frame.context_id = known
+        if frame.context_id is None:
+            world = await frame.session.send(
+                "Page.createIsolatedWorld", {"frameId": frame.frame_id, "worldName": WORLD}
+            )
+            texts, fields = await call(frame.session, world["executionContextId"], _READ_JS)
+            frame.context_id = world["executionContextId"]
     except (PlaywrightError, BrowserError, TypeError, ValueError):
+        frame.context_id = None
         return  # navigating, or a document without a DOM to read
-    frame.context_id = world["executionContextId"]
+    if worlds is not None:
+        worlds[frame.frame_id] = frame.context_id
     frame.texts = [str(t) for t in texts]
     frame.fields = [FieldText(bool(password), tuple(str(s) for s in shows)) for password, shows in fields]
 

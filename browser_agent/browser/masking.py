@@ -31,7 +31,14 @@ from browser_agent.browser.watchdog import bounded
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import ActionTimeoutError, BrowserError
 
-__all__ = ["masked_screenshot", "screenshot_for_model"]
+__all__ = [
+    "detach",
+    "masked_screenshot",
+    "paint_boxes",
+    "screenshot_for_model",
+    "secret_boxes",
+    "tab_sessions",
+]
 
 _PAD = 2.0  # glyphs may overhang their text box by a pixel or two
 
@@ -66,26 +73,51 @@ async def masked_screenshot(page: Page, mask_values: Sequence[str], timeout_ms: 
         BrowserError: a secret shows where the picture could not be painted over.
     """
     values = [v for v in mask_values if v]
-    sessions = [await page.context.new_cdp_session(page)]
+    sessions = await tab_sessions(page)
     try:
-        sessions += await _out_of_process_sessions(page)
-        frames = await _frames_on_screen(
-            [f for found in await asyncio.gather(*map(frames_of, sessions)) for f in found]
-        )
-        await asyncio.gather(*map(read, frames))
-        if frames[0].context_id is None:
-            raise BrowserError("The page could not be read to mask its secrets")
-        await asyncio.gather(*(_measure(f, values, must=f is frames[0]) for f in frames))
-        boxes = [box for frame in frames for box in _boxes_of(frame)]
+        top, boxes = await secret_boxes(sessions, values)
         data = await page.screenshot(type="jpeg", quality=70, caret="initial", timeout=timeout_ms)
         shot = base64.b64encode(data).decode()
         if not values and not boxes:
             return shot
-        return await _painted(frames[0], shot, boxes)
+        return await paint_boxes(top, shot, boxes)
     finally:
-        for session in sessions:
-            with contextlib.suppress(PlaywrightError):
-                await session.detach()
+        await detach(sessions)
+
+
+async def tab_sessions(page: Page) -> list[CDPSession]:
+    """DevTools sessions reading ``page``: its own first, then one per frame another process draws."""
+    sessions = [await page.context.new_cdp_session(page)]
+    try:
+        return sessions + await _out_of_process_sessions(page)
+    except BaseException:
+        await detach(sessions)
+        raise
+
+
+async def detach(sessions: Sequence[CDPSession]) -> None:
+    for session in sessions:
+        with contextlib.suppress(PlaywrightError):
+            await session.detach()
+
+
+async def secret_boxes(
+    sessions: Sequence[CDPSession], values: Sequence[str], worlds: dict[str, int] | None = None
+) -> tuple[FrameRead, list[Box]]:
+    """The top frame as read, and where the tab shows a secret now (password fields always), in the
+    top page's viewport; a frame on screen that could not be read is blacked out whole.
+
+    Raises:
+        BrowserError: the top frame could not be read.
+    """
+    frames = await _frames_on_screen(
+        [f for found in await asyncio.gather(*map(frames_of, sessions)) for f in found]
+    )
+    await asyncio.gather(*(read(f, worlds) for f in frames))
+    if frames[0].context_id is None:
+        raise BrowserError("The page could not be read to mask its secrets")
+    await asyncio.gather(*(_measure(f, values, must=f is frames[0]) for f in frames))
+    return frames[0], [box for frame in frames for box in _boxes_of(frame)]
 
 
 async def _out_of_process_sessions(page: Page) -> list[CDPSession]:
@@ -183,7 +215,7 @@ def _clipped(box: Box, clip: Box | None) -> Box | None:
     return (left, top, right - left, bottom - top) if right > left and bottom > top else None
 
 
-async def _painted(top: FrameRead, shot: str, boxes: list[Box]) -> str:
+async def paint_boxes(top: FrameRead, shot: str, boxes: Sequence[Box]) -> str:
     """``shot`` with ``boxes`` painted black, in the top frame's isolated world.
 
     Raises:

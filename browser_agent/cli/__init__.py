@@ -11,14 +11,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run, workflow
+from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run, ui, workflow
 from browser_agent.cli import eval as eval_command
 from browser_agent.cli.options import HelpFormatter
 from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
 
 __all__ = ["build_parser", "main"]
 
-_SUBCOMMANDS = (run, batch, eval_command, replay, workflow, export, inspect, demo, mcp)
+_SUBCOMMANDS = (run, batch, eval_command, replay, workflow, export, inspect, demo, mcp, ui)
 
 
 class _Version(argparse.Action):

@@ -23,6 +23,7 @@ PUBLIC_MODULES = {
     "browser_agent.models",
     "browser_agent.batch",
     "browser_agent.demo",
+    "browser_agent.ui",
 }
 
 
@@ -51,6 +52,7 @@ def run_example(
         ("custom_action.py", "read_price: Blue mug: 12.50 EUR"),
         ("structured_extract.py", "cheapest: Red mug"),
         ("parallel.py", "6 of 6 tasks succeeded"),
+        ("live_view.py", "Result: The blue mug costs 12.50 EUR."),
         (
             "workflow.py",
             "confirmed: 3 × Red kettle, Express shipping, confirmation sent to grace@example.org.",
@@ -75,8 +77,16 @@ def test_the_export_example_runs_its_exported_script_with_new_inputs() -> None:
 
 
 def test_every_example_is_tested_and_uses_only_the_public_api() -> None:
-    tested = {"quickstart.py", "planner.py", "sensitive_data.py", "custom_action.py", "structured_extract.py"}
-    tested |= {"workflow.py", "export_playwright.py"}
+    tested = {
+        "quickstart.py",
+        "planner.py",
+        "sensitive_data.py",
+        "custom_action.py",
+        "structured_extract.py",
+        "live_view.py",
+        "workflow.py",
+        "export_playwright.py",
+    }
     found = {path.name for path in EXAMPLES.glob("*.py")}
     assert found == tested | {"parallel.py"}, "a new example needs a line in test_every_example_runs_offline"
     for path in sorted(EXAMPLES.glob("*.py")):

@@ -17,7 +17,7 @@ from browser_agent.cli import build_parser, main
 from browser_agent.cli.options import HelpFormatter, MethodName, model_options, tool_calling_methods
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ("run", "batch", "eval", "replay", "workflow", "export", "inspect", "demo", "mcp")
+COMMANDS = ("run", "batch", "eval", "replay", "workflow", "export", "inspect", "demo", "mcp", "ui")
 MODEL = {"--model", "--base-url", "--api-key-env"}
 CHOICE = {"--tool-calling-method", "--planner-model"}
 BROWSER = {"--headed", "--cdp-url", "--ws-endpoint"}
@@ -31,6 +31,7 @@ SHARED = {
     "workflow run": MODEL | BROWSER | FENCE | SECRETS | LOGIN | {"--input", "--on-failure"},
     "demo": MODEL | {"--headed"},
     "mcp": BROWSER | FENCE | SECRETS,
+    "ui": MODEL | CHOICE | BROWSER | FENCE | SECRETS,
 }
 
 

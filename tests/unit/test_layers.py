@@ -83,6 +83,7 @@ ALLOWED: dict[str, set[str]] = {
         "extras",
         "mcp",
         "interrupts",
+        "ui",
         "workflow",
     },
     "demo": {
@@ -99,6 +100,21 @@ ALLOWED: dict[str, set[str]] = {
         "testing",
     },
     "export": {"record", "controller", "reid", "errors"},  # a run as a plain Playwright script
+    "ui": {  # the web UI (the [ui] extra): nothing imports it but the CLI
+        "defaults",
+        "agent",
+        "batch",
+        "record",
+        "playback",
+        "output",
+        "controller",
+        "browser",
+        "dom",
+        "llm",
+        "errors",
+        "sensitive",
+        "extras",
+    },
     "models": {"llm", "extras", "errors"},  # chat models from PROVIDER:NAME, for the CLI and scripts
     "__main__": {"cli"},
     "__init__": {

@@ -76,6 +76,7 @@ def test_no_private_or_module_leaks() -> None:
         "playback",
         "reid",
         "defaults",
+        "ui",
         "workflow",
     }
     assert public - submodules == set(EXPECTED)

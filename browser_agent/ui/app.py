@@ -1,0 +1,209 @@
+"""The UI's routes: the page, its static files, the JSON API and the WebSocket of events and frames.
+
+Every route sits behind ``auth.TokenGuard``. A mistake of the page's (a bad form, a control that does
+not apply now) is answered 400 with the ``UserError``'s message; the page shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from browser_agent.errors import UserError
+from browser_agent.ui.ask_human import HumanChannel
+from browser_agent.ui.hub import Hub
+from browser_agent.ui.launch import RunForm, RunSetup, secret_names, start_replay, start_run
+from browser_agent.ui.live import LiveView
+from browser_agent.ui.past import history_path, list_runs, load_run, report_html
+from browser_agent.ui.runs import RunControl
+
+__all__ = ["UiState", "build_app"]
+
+STATIC = resources.files("browser_agent.ui").joinpath("static")
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+@dataclass(slots=True)
+class UiState:
+    """Everything the routes share. Without ``setup`` the UI watches runs started from code only."""
+
+    hub: Hub
+    live: LiveView
+    control: RunControl
+    channel: HumanChannel
+    token: str
+    setup: RunSetup | None = None
+    runs_dir: Path | None = None
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def keep(self, task: asyncio.Task[None]) -> None:
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+Api = Callable[["UiState", Request], Awaitable[Any]]
+
+
+def _api(ui: UiState, handler: Api) -> Handler:
+    """A JSON route: the handler's value as JSON, a ``UserError`` as 400 with its message."""
+
+    async def route(request: Request) -> Response:
+        try:
+            result = await handler(ui, request)
+        except UserError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return result if isinstance(result, Response) else JSONResponse(result)
+
+    return route
+
+
+async def _json(request: Request) -> Any:
+    try:
+        return await request.json()
+    except ValueError as exc:
+        raise UserError("The request body is not JSON.") from exc
+
+
+async def _index(ui: UiState, request: Request) -> Response:
+    page = STATIC.joinpath("index.html").read_text(encoding="utf-8")
+    return HTMLResponse(page.replace("{{token}}", html.escape(ui.token, quote=True)))
+
+
+async def _status(ui: UiState, request: Request) -> Any:
+    setup = ui.setup
+    return {
+        "state": ui.control.state,
+        "can_start": setup is not None,
+        "secret_names": secret_names(setup.secrets) if setup is not None else [],
+        "fence": list(setup.allowed_domains or []) if setup is not None else [],
+        "runs": ui.runs_dir is not None,
+        "question": ui.channel.pending,
+    }
+
+
+def _setup(ui: UiState) -> RunSetup:
+    if ui.setup is None:
+        raise UserError("This UI watches a run started from code; it cannot start runs or replays.")
+    return ui.setup
+
+
+async def _run(ui: UiState, request: Request) -> Any:
+    form = RunForm.parse(await _json(request))
+    ui.keep(start_run(form, _setup(ui), ui.control, ui.channel))
+    return {"state": ui.control.state}
+
+
+async def _pause(ui: UiState, request: Request) -> Any:
+    ui.control.pause()
+    return {"state": ui.control.state}
+
+
+async def _resume(ui: UiState, request: Request) -> Any:
+    ui.control.resume()
+    return {"state": ui.control.state}
+
+
+async def _stop(ui: UiState, request: Request) -> Any:
+    ui.control.stop()
+    return {"state": ui.control.state}
+
+
+async def _answer(ui: UiState, request: Request) -> Any:
+    body = await _json(request)
+    if (
+        not isinstance(body, dict)
+        or not isinstance(body.get("id"), int)
+        or not isinstance(body.get("text"), str)
+    ):
+        raise UserError('An answer is {"id": <question id>, "text": "..."}.')
+    ui.channel.answer(body["id"], body["text"])
+    return {"answered": body["id"]}
+
+
+async def _runs(ui: UiState, request: Request) -> Any:
+    return {"runs": list_runs(ui.runs_dir) if ui.runs_dir is not None else []}
+
+
+async def _report(ui: UiState, request: Request) -> Any:
+    return HTMLResponse(report_html(_runs_dir(ui), request.path_params["name"]))
+
+
+async def _download(ui: UiState, request: Request) -> Any:
+    path = history_path(_runs_dir(ui), request.path_params["name"])
+    return FileResponse(path, media_type="application/json", filename=path.name)
+
+
+async def _replay(ui: UiState, request: Request) -> Any:
+    setup = _setup(ui)
+    history = load_run(_runs_dir(ui), request.path_params["name"])
+    ui.keep(start_replay(history, setup, ui.control))
+    return {"state": ui.control.state}
+
+
+def build_app(ui: UiState) -> Starlette:
+    """The Starlette app (the caller wraps it in ``TokenGuard``)."""
+    post = ["POST"]
+    routes = [
+        Route("/", _api(ui, _index)),
+        Route("/api/status", _api(ui, _status)),
+        Route("/api/run", _api(ui, _run), methods=post),
+        Route("/api/pause", _api(ui, _pause), methods=post),
+        Route("/api/resume", _api(ui, _resume), methods=post),
+        Route("/api/stop", _api(ui, _stop), methods=post),
+        Route("/api/answer", _api(ui, _answer), methods=post),
+        Route("/api/runs", _api(ui, _runs)),
+        Route("/api/runs/{name}/replay", _api(ui, _replay), methods=post),
+        Route("/runs/{name}/report", _api(ui, _report)),
+        Route("/runs/{name}/history", _api(ui, _download)),
+        WebSocketRoute("/ws", lambda ws: _viewer(ui, ws)),
+        Mount("/static", StaticFiles(directory=str(STATIC))),
+    ]
+    return Starlette(routes=routes)
+
+
+def _runs_dir(ui: UiState) -> Path:
+    if ui.runs_dir is None:
+        raise UserError("This UI has no folder of past runs.")
+    return ui.runs_dir
+
+
+async def _viewer(ui: UiState, ws: WebSocket) -> None:
+    """One viewer: the events and frames go out; input events for take-over come in."""
+    await ws.accept()
+    viewer = ui.hub.connect()
+    viewer.push(ui.control.status())
+
+    async def sending() -> None:
+        while True:
+            for event in await viewer.next_batch():
+                await ws.send_text(json.dumps(event))
+
+    sender = asyncio.get_running_loop().create_task(sending())
+    try:
+        while True:
+            message = await ws.receive_text()
+            try:
+                await ui.control.take_over(json.loads(message))
+            except (UserError, ValueError) as exc:
+                viewer.push({"type": "error", "message": str(exc)})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        ui.hub.disconnect(viewer)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            await sender

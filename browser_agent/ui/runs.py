@@ -1,0 +1,166 @@
+"""One watched run: its state, its controls (pause, resume, stop, take over) and the hooks that feed
+the timeline and point the live view at the agent's tab.
+
+The agent pauses between steps (``Agent.pause`` lets the step under way finish), so the run is
+``pausing`` until that step ends and ``paused`` after: only then may the person take over the tab.
+On resume, what they did is told to the model (``Agent.tell``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from browser_agent.agent import Agent, AgentHooks
+from browser_agent.agent.hooks import StepPhase
+from browser_agent.errors import UserError
+from browser_agent.record import AgentHistory, AgentStep
+from browser_agent.ui.hub import Hub
+from browser_agent.ui.live import LiveView
+from browser_agent.ui.takeover import InputEvent, TakeoverLog, forward
+from browser_agent.ui.timeline import marks_event, run_end_event, step_end_event, step_start_event
+
+__all__ = ["RunControl", "RunState"]
+
+RunState = Literal["idle", "running", "pausing", "paused", "stopping", "ended"]
+
+
+class RunControl:
+    """The run the UI shows and controls (one at a time)."""
+
+    def __init__(self, hub: Hub, live: LiveView) -> None:
+        self.hub = hub
+        self.live = live
+        self.agent: Agent | None = None
+        self.state: RunState = "idle"
+        self._in_step = False
+        self._takeover: TakeoverLog | None = None
+
+    # -- attaching -------------------------------------------------------------------------------
+
+    def attach(self, agent: Agent) -> None:
+        """Show and control ``agent`` from now on (a new run: the timeline starts afresh)."""
+        if self.agent is agent:
+            return
+        if self.state not in ("idle", "ended"):
+            raise UserError("A run is already under way in this UI; stop it or wait for its end first.")
+        self.agent, self.state, self._in_step, self._takeover = agent, "running", False, None
+        self.hub.clear()
+        self.live.follow(
+            lambda: agent.session.page if agent.session is not None else None, agent.secrets.values()
+        )
+        self.hub.publish({"type": "run_start", "task": agent.history.task, "names": sorted(agent.secrets)})
+        self._say_state()
+
+    def hooks(self, chained: AgentHooks | None = None) -> AgentHooks:
+        """Hooks that feed this control (and then call ``chained``'s, e.g. a console reporter's)."""
+        then = chained or AgentHooks()
+
+        async def start(agent: Any, number: int) -> None:
+            self.attach(agent)
+            self._in_step = True
+            self.hub.publish(step_start_event(number, agent.max_steps))
+            await then.step_start(agent, number)
+
+        async def phase(agent: Any, number: int, name: StepPhase) -> None:
+            self.hub.publish({"type": "phase", "step": number, "phase": name})
+            self.live.hold(name != "decide")
+            if name == "decide" and agent.session is not None and self.hub.watched:
+                size = agent.session.page.viewport_size or {"width": 0, "height": 0}
+                marks = marks_event(number, agent.session.last_snapshot, (size["width"], size["height"]))
+                self.hub.publish(marks, keep=False)  # only the current step's marks matter
+            await then.step_phase(agent, number, name)
+
+        async def end(agent: Any, step: AgentStep) -> None:
+            self._in_step = False
+            self.live.hold(False)
+            self.hub.publish(step_end_event(step))
+            if self.state == "pausing":
+                self._paused()
+            await then.step_end(agent, step)
+
+        def retry(agent: Any, message: str) -> None:
+            self.hub.publish({"type": "retry", "message": message})
+            then.retry(agent, message)
+
+        async def run_end(agent: Any, history: AgentHistory) -> None:
+            self.finished(history)
+            await then.run_end(agent, history)
+
+        return AgentHooks(
+            on_step_start=start, on_step_end=end, on_retry=retry, on_run_end=run_end, on_step_phase=phase
+        )
+
+    def finished(self, history: AgentHistory | None, error: str | None = None) -> None:
+        """The run ended (``error``: it could not start, or failed; already redacted)."""
+        if self.state == "ended":
+            return
+        self.state, self._takeover = "ended", None
+        self.live.hold(False)
+        event = run_end_event(history) if history is not None else {"type": "run_end", "end_reason": "error"}
+        if error:
+            event["error"] = error
+        self.hub.publish(event)
+        self._say_state()
+
+    # -- controls --------------------------------------------------------------------------------
+
+    def pause(self) -> None:
+        agent = self._running_agent()
+        agent.pause()
+        if self.state == "running":
+            self.state = "pausing"
+            if not self._in_step:
+                self._paused()
+            else:
+                self._say_state()
+
+    def resume(self) -> None:
+        agent = self._running_agent()
+        if self._takeover is not None and agent.session is not None:
+            note = self._takeover.note(agent.session.page.url)
+            if note is not None:
+                agent.tell(note)
+                self.hub.publish({"type": "note", "text": agent.secrets.redact(note)})
+        self._takeover = None
+        agent.resume()
+        self.state = "running"
+        self._say_state()
+
+    def stop(self) -> None:
+        agent = self._running_agent()
+        self._takeover = None
+        agent.stop()
+        self.state = "stopping"
+        self._say_state()
+
+    async def take_over(self, raw: Any) -> None:
+        """Forward one input event from the live view to the agent's tab.
+
+        Raises:
+            UserError: the run is not paused, or the event is not valid.
+        """
+        event = InputEvent.parse(raw)
+        agent = self._running_agent()
+        if self.state != "paused" or self._takeover is None or agent.session is None:
+            raise UserError("Pause the run (and wait for its step to end) before taking over the page.")
+        await forward(agent.session.page, event, self._takeover)
+
+    def status(self) -> dict[str, Any]:
+        return {"type": "state", "state": self.state}
+
+    # -- inside ----------------------------------------------------------------------------------
+
+    def _running_agent(self) -> Agent:
+        if self.agent is None or self.state in ("idle", "ended"):
+            raise UserError("No run is under way; start one first.")
+        return self.agent
+
+    def _paused(self) -> None:
+        agent = self._running_agent()
+        self.state = "paused"
+        url = agent.session.page.url if agent.session is not None else ""
+        self._takeover = TakeoverLog(start_url=url)
+        self._say_state()
+
+    def _say_state(self) -> None:
+        self.hub.publish(self.status())
