@@ -6,9 +6,10 @@ CPU of the live view.
    marks all flowing), with a model answering at once and one taking ``--latency`` seconds (frames
    flow while it thinks). The model's time (its policy and its latency) is subtracted.
 2. Frame latency and CPU: a page that repaints every 50 ms, watched for ``--seconds`` by a WebSocket
-   client: from the frame's capture (Chrome's timestamp, or ours for masked captures) to its arrival at
-   the client; the CPU of this process and of the watched browser's processes over the same time,
-   with no viewer, with a viewer (screencast), and with a viewer of a run with secrets (masked captures).
+   client: from the moment this process has the frame (a screencast frame received, a masked capture
+   painted) to its arrival at the client (Chrome's own frame timestamps run on a clock of their own);
+   the CPU of this process and of the watched browser's processes over the same time, with no viewer,
+   with a viewer (screencast), and with a viewer of a run with secrets (masked captures).
 
     .venv/bin/python benchmarks/ui_bench.py [--rounds 3] [--steps 20] [--seconds 10] [--fps 4] [--latency 0 1]
 
@@ -86,7 +87,7 @@ async def step_overhead(rounds: int, steps: int, latency: float) -> None:
 
 
 async def _watch(live: LiveServer, seconds: float) -> list[float]:
-    """Receive for ``seconds``; the latency of each frame (arrival minus capture), in ms."""
+    """Receive for ``seconds``; the latency of each frame (arrival minus publication), in ms."""
     latencies: list[float] = []
     origin = f"http://127.0.0.1:{live.port}"
     async with websockets.connect(
@@ -98,8 +99,8 @@ async def _watch(live: LiveServer, seconds: float) -> list[float]:
                 event = json.loads(await asyncio.wait_for(socket.recv(), left))
             except TimeoutError:
                 break
-            if event["type"] == "frame" and event.get("captured"):
-                latencies.append((time.time() - event["captured"]) * 1000)
+            if event["type"] == "frame":  # from the moment this process took the frame to its arrival
+                latencies.append((time.time() - event["sent"]) * 1000)
     return latencies
 
 

@@ -4,7 +4,10 @@ Without secrets the frames come from the tab's DevTools screencast (``Page.start
 browser sends a frame when the page repaints, and the next one only after this one is acknowledged, so
 acknowledging no sooner than ``1/fps`` after the last frame is the rate limit, and an idle page costs
 nothing. The stream is held (the screencast stopped) while the agent reads the page or acts, so drawing
-frames never slows a step; it runs while the model thinks, between steps and while paused.
+frames never slows a step; it runs while the model thinks, between steps and while paused. Starting a
+screencast makes the browser paint and encode a picture at once, so after a recent frame the stream
+starts again only when the agent has stayed away from the page for a moment (a model that answers in
+a few milliseconds gets a frame every couple of seconds, not one per step).
 
 With secrets, a frame must never show one: each frame is then a capture bracketed by two reads
 of where secrets show (``browser.masking.secret_boxes``, before and after the picture), painted black
@@ -18,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from playwright.async_api import CDPSession, Page
@@ -38,6 +41,8 @@ PageSource = Callable[[], Page | None]
 _IDLE_S = 0.2  # how often to look again for a tab, or for a tab change, when no frame comes
 _CAPTURE_S = 5.0  # longest one masked capture may take before it is given up
 _MAX_SIDE = 1600  # frames are scaled down to this many pixels at most
+_QUIET_S = 0.15  # after a recent frame, how long the agent must leave the page before streaming again
+_STALE_S = 2.0  # a frame older than this is recent no more: stream at once
 
 
 class LiveView:
@@ -52,16 +57,31 @@ class LiveView:
         self._mask_values: tuple[str, ...] = ()
         self._task: asyncio.Task[None] | None = None
         self._due = 0.0  # when the next frame may be acknowledged (kept across held spells)
+        self._last = 0.0  # when the stream last started or published a frame (monotonic)
         self._free = asyncio.Event()  # clear while the agent reads the page or acts: no capture then
         self._free.set()
+        self._held = asyncio.Event()  # the opposite of _free, to stop a stream at once
 
     def hold(self, held: bool) -> None:
         """Hold the stream (``True``) while the agent reads the page or acts, so that drawing frames
         never competes with the step for the browser; the frame after shows what the step did."""
         if held:
             self._free.clear()
+            self._held.set()
         else:
+            self._held.clear()
             self._free.set()
+
+    async def _wait_free(self) -> bool:
+        """Wait until the stream is not held; False when, after a recent start or frame, the agent came
+        back to the page within ``_QUIET_S`` (then streaming would only slow its step)."""
+        await self._free.wait()
+        if time.monotonic() - self._last < _STALE_S:
+            await asyncio.sleep(_QUIET_S)
+            if not self._free.is_set():
+                return False
+        self._last = time.monotonic()
+        return True
 
     def follow(self, source: PageSource, mask_values: Sequence[str] = ()) -> None:
         """Show the tabs ``source`` gives from now on, masking ``mask_values`` (a run's secret values)."""
@@ -108,7 +128,8 @@ class LiveView:
         cdp.on("Page.screencastFrame", arrived.put_nowait)
         try:
             while self._still_on(page):
-                await self._free.wait()
+                if not await self._wait_free():
+                    continue
                 async with asyncio.timeout(_CAPTURE_S):
                     await cdp.send("Page.startScreencast", self._screencast_params())
                 await self._frames_until_held(page, cdp, arrived)
@@ -125,16 +146,36 @@ class LiveView:
     ) -> None:
         """Publish the frames as they come, ``fps`` a second at most, until the stream is held."""
         while self._still_on(page) and self._free.is_set():
-            try:
-                frame = await asyncio.wait_for(arrived.get(), _IDLE_S)
-            except TimeoutError:
+            frame = await self._unless_held(arrived.get(), _IDLE_S)
+            if frame is None:
                 continue
             meta = frame["metadata"]
             self._publish(frame["data"], meta["deviceWidth"], meta["deviceHeight"], meta.get("timestamp"))
             self._due = max(self._due + 1 / self.fps, time.monotonic())
-            await asyncio.sleep(self._due - time.monotonic())
+            if await self._held_within(self._due - time.monotonic()):
+                return  # held while waiting to acknowledge: no next frame (the screencast is stopped)
             async with asyncio.timeout(_CAPTURE_S):  # the next frame comes only once this one is acknowledged
                 await cdp.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]})
+
+    async def _held_within(self, seconds: float) -> bool:
+        try:
+            async with asyncio.timeout(max(0.0, seconds)):
+                await self._held.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    async def _unless_held(self, waited: Coroutine[Any, Any, Any], timeout: float) -> Any:
+        """What ``waited`` gives within ``timeout``; None when the stream is held first, or time runs out
+        (a hold stops the stream at once, not after the frame or the wait under way)."""
+        job = asyncio.ensure_future(waited)
+        held = asyncio.ensure_future(self._held.wait())
+        try:
+            await asyncio.wait({job, held}, timeout=max(0.0, timeout), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (job, held):
+                task.cancel()
+        return job.result() if job.done() and not job.cancelled() else None
 
     async def _captures(self, page: Page) -> None:
         """Masked captures of ``page``, ``fps`` a second at most, until the agent moves to another tab."""
@@ -144,7 +185,8 @@ class LiveView:
         last = ""
         try:
             while self._still_on(page):
-                await self._free.wait()
+                if not await self._wait_free():
+                    continue
                 started = time.monotonic()
                 now = {f.url + "#" + f.name for f in page.frames}  # a frame came or went: new sessions
                 if not sessions or now != frames:
@@ -185,6 +227,7 @@ class LiveView:
 
     def _publish(self, jpeg: str, width: float, height: float, captured: float | None) -> None:
         self.frames_sent += 1
+        self._last = time.monotonic()
         frame: Event = {
             "type": "frame",
             "jpeg": jpeg,

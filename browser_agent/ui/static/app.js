@@ -166,9 +166,16 @@ function onStepStart(event) {
   follow();
 }
 
+// keep the last step in sight, once a frame however many events came: reading scrollHeight lays the
+// page out, which done on every event would cost the agent's machine time on every step
 function follow() {
-  const list = $('timeline');
-  list.scrollTop = list.scrollHeight;
+  if (ui.following) return;
+  ui.following = true;
+  requestAnimationFrame(() => {
+    ui.following = false;
+    const list = $('timeline');
+    list.scrollTop = list.scrollHeight;
+  });
 }
 
 function onPhase(event) {
