@@ -6,8 +6,8 @@ CPU of the live view.
    marks all flowing), with a model answering at once and one taking ``--latency`` seconds (frames
    flow while it thinks). The model's time (its policy and its latency) is subtracted.
 2. Frame latency and CPU: a page that repaints every 50 ms, watched for ``--seconds`` by a WebSocket
-   client: from the moment this process has the frame (a screencast frame received, a masked capture
-   painted) to its arrival at the client (Chrome's own frame timestamps run on a clock of their own);
+   client: a screencast frame from its arrival in this process (Chrome's frame timestamps run on a
+   clock of their own), a masked capture from the moment its picture was taken, to the client;
    the CPU of this process and of the watched browser's processes over the same time, with no viewer,
    with a viewer (screencast), and with a viewer of a run with secrets (masked captures).
 
@@ -86,7 +86,7 @@ async def step_overhead(rounds: int, steps: int, latency: float) -> None:
     )
 
 
-async def _watch(live: LiveServer, seconds: float) -> list[float]:
+async def _watch(live: LiveServer, seconds: float, masked: bool) -> list[float]:
     """Receive for ``seconds``; the latency of each frame (arrival minus publication), in ms."""
     latencies: list[float] = []
     origin = f"http://127.0.0.1:{live.port}"
@@ -99,8 +99,9 @@ async def _watch(live: LiveServer, seconds: float) -> list[float]:
                 event = json.loads(await asyncio.wait_for(socket.recv(), left))
             except TimeoutError:
                 break
-            if event["type"] == "frame":  # from the moment this process took the frame to its arrival
-                latencies.append((time.time() - event["sent"]) * 1000)
+            if event["type"] == "frame":  # a masked capture: from its picture taken (our clock)
+                start = event["captured"] if masked else event["sent"]
+                latencies.append((time.time() - start) * 1000)
     return latencies
 
 
@@ -119,7 +120,7 @@ async def live_cost(seconds: float, fps: float) -> None:
                     live.state.live.follow(lambda: session.page, [SECRET] if masked else [])
                     cpu = [cpu_seconds(os.getpid()) or 0.0, _cpu(browser_pids)]
                     started = time.monotonic()
-                    latencies = await _watch(live, seconds) if watched else await _idle(seconds)
+                    latencies = await _watch(live, seconds, masked) if watched else await _idle(seconds)
                     wall = time.monotonic() - started
                     used = [(cpu_seconds(os.getpid()) or 0.0) - cpu[0], _cpu(browser_pids) - cpu[1]]
                 shown = _frames_text(latencies, wall)
