@@ -71,7 +71,14 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
-    add_model_options(parser, required=True)
+    models = add_model_options(parser, required=True)
+    models.add_argument(
+        "--temperature",
+        type=float,
+        default=0.0,
+        metavar="T",
+        help="the model's sampling temperature; 0 so that a run and its rerun can be compared",
+    )
     add_browser_options(parser, fleet=True)
     run = parser.add_argument_group("run and output")
     run.add_argument("--out", type=Path, required=True, metavar="FILE", help="results, one JSON line each")

@@ -105,6 +105,7 @@ class ModelOptions:
     api_key_env: str | None = None
     tool_calling_method: MethodName = "auto"
     planner: str | None = None
+    temperature: float | None = None  # None: the provider's own default
 
     def load(self) -> BaseChatModel:
         """The chat model of ``--model``.
@@ -127,13 +128,15 @@ class ModelOptions:
 
         if self.spec is None:
             raise UserError("No --model given; name one, e.g. --model openai:gpt-4o.")
-        return partial(chat_model, self.spec, base_url=self.base_url, api_key_env=self.api_key_env)
+        extra = {} if self.temperature is None else {"temperature": self.temperature}
+        return partial(chat_model, self.spec, base_url=self.base_url, api_key_env=self.api_key_env, **extra)
 
     def load_planner(self) -> BaseChatModel | None:
         """The chat model of ``--planner-model`` (same server and key flags), or None."""
         if self.planner is None:
             return None
-        return ModelOptions(self.planner, self.base_url, self.api_key_env).load()
+        planner = ModelOptions(self.planner, self.base_url, self.api_key_env, temperature=self.temperature)
+        return planner.load()
 
 
 def add_model_options(
@@ -195,6 +198,7 @@ def model_options(args: argparse.Namespace) -> ModelOptions:
         api_key_env=args.api_key_env,
         tool_calling_method=getattr(args, "tool_calling_method", "auto"),
         planner=getattr(args, "planner_model", None),
+        temperature=getattr(args, "temperature", None),
     )
 
 

@@ -4,6 +4,7 @@ without the heavy libraries, and the bare command printing the help."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import subprocess
 import sys
@@ -86,7 +87,10 @@ def test_eval_takes_the_shared_model_browser_and_fence_flags() -> None:
     common = ["--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--tool-calling-method", "raw"]
     run = build_parser().parse_args(["run", "task", *common])
     evaluation = build_parser().parse_args(["eval", "miniwob", "--tasks", "a", "--out", "o", *common])
-    assert model_options(run) == model_options(evaluation)
+    # the same model, but an eval samples at temperature 0 unless told otherwise (a rerun is comparable)
+    assert dataclasses.replace(model_options(evaluation), temperature=None) == model_options(run)
+    assert model_options(evaluation).temperature == 0.0 and model_options(run).temperature is None
+    assert model_options(evaluation).factory()().temperature == 0.0  # type: ignore[attr-defined]
 
 
 def test_no_parser_takes_an_abbreviated_flag(capsys: pytest.CaptureFixture[str]) -> None:
