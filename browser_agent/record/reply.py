@@ -24,6 +24,8 @@ class AgentOutput(BaseModel):
     action_fields: ClassVar[dict[str, frozenset[str]]] = {}
     # every field some action takes: the union of ``action_fields``, set with it
     known_fields: ClassVar[frozenset[str]] = frozenset()
+    # action name -> the fields it cannot do without
+    required_fields: ClassVar[dict[str, frozenset[str]]] = {}
 
     @field_validator("action", mode="before")
     @classmethod
@@ -33,21 +35,35 @@ class AgentOutput(BaseModel):
         Models fill fields of other actions: with one flat tool for every action they send nulls, and
         small models add a neighbour's field (``go_to_url`` with an ``index``). Dropping them invents
         nothing. A field no action takes (a misspelling) stays, so the model is told its name, and a
-        missing or mistyped field of the action itself is still an error for the model.
+        missing or mistyped field of the action itself is still an error for the model, with one
+        exception: when the action lacks exactly one field it needs and holds exactly one field no action
+        takes, that value is the missing field's (small models copy the reply example's ``"<parameter>"``
+        key: ``{"action": "click_element", "parameter": 3}``); it is still validated as that field.
         """
         if not isinstance(value, list):
             return value
-        return [_own_fields(item, cls.action_fields, cls.known_fields) for item in value]
+        return [_own_fields(item, cls.action_fields, cls.known_fields, cls.required_fields) for item in value]
 
 
-def _own_fields(item: Any, action_fields: dict[str, frozenset[str]], known: frozenset[str]) -> Any:
+def _own_fields(
+    item: Any,
+    action_fields: dict[str, frozenset[str]],
+    known: frozenset[str],
+    required: dict[str, frozenset[str]],
+) -> Any:
     if not isinstance(item, dict):
         return item
-    taken = action_fields.get(str(item.get("action")))
+    name = str(item.get("action"))
+    taken = action_fields.get(name)
     if taken is None:
         return {k: v for k, v in item.items() if v is not None}
     own = taken | {"action"}
-    return {k: v for k, v in item.items() if v is not None and (k in own or k not in known)}
+    kept = {k: v for k, v in item.items() if v is not None and (k in own or k not in known)}
+    foreign = [k for k in kept if k not in own]
+    missing = required.get(name, frozenset()) - kept.keys()
+    if len(foreign) == 1 and len(missing) == 1:
+        kept[next(iter(missing))] = kept.pop(foreign[0])
+    return kept
 
 
 @functools.lru_cache(maxsize=64)
@@ -77,6 +93,12 @@ def build_output_model(action_union: Any, max_actions: int) -> type[AgentOutput]
         for m in _union_members(action_union)
     }
     model.known_fields = frozenset().union(*model.action_fields.values())
+    model.required_fields = {
+        str(get_args(m.model_fields["action"].annotation)[0]): frozenset(
+            name for name, field in m.model_fields.items() if name != "action" and field.is_required()
+        )
+        for m in _union_members(action_union)
+    }
     return model
 
 

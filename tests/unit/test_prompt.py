@@ -159,6 +159,24 @@ def test_fields_of_other_actions_are_dropped_but_a_missing_field_is_an_error() -
         output_model().model_validate({"current_state": brain, "action": [{"action": "fly", "to": "moon"}]})
 
 
+def test_a_lone_unknown_field_fills_the_one_field_the_action_lacks() -> None:
+    """Small models copy the reply example's "<parameter>" key; its value is validated as the field."""
+    brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "go"}
+
+    def parse(action: dict[str, object]) -> dict[str, object]:
+        parsed = output_model().model_validate({"current_state": brain, "action": [action]})
+        return parsed.action[0].model_dump()
+
+    assert parse({"action": "click_element", "parameter": "3"}) == {"action": "click_element", "index": 3}
+    assert parse({"action": "go_to_url", "<parameter>": "https://a.example"})["url"] == "https://a.example"
+    with pytest.raises(ValueError, match=r"click_element.index\n  Input should be a valid integer"):
+        parse({"action": "click_element", "parameter": "Submit"})  # still checked as the index it fills
+    with pytest.raises(ValueError, match=r"Extra inputs"):  # two unknown fields: which one is meant?
+        parse({"action": "click_element", "parameter": "3", "what": "3"})
+    with pytest.raises(ValueError, match=r"input_text.text\n  Field required"):  # two missing: no guess
+        parse({"action": "input_text", "parameter": "3"})
+
+
 def test_anthropic_requests_mark_the_stable_beginning_for_its_cache() -> None:
     anthropic = pytest.importorskip("langchain_anthropic")
     llm = anthropic.ChatAnthropic(model="claude-sonnet-4-5", api_key="sk-ant-test")
