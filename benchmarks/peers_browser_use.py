@@ -39,6 +39,7 @@ async def run(job: dict[str, Any]) -> dict[str, Any]:
         executable_path=job["chromium"],
         allowed_domains=["127.0.0.1"],
         user_data_dir=None,
+        enable_default_extensions=False,  # else it downloads extensions from the web at start
     )
     session = BrowserSession(browser_profile=profile)
     await session.start()
@@ -60,7 +61,10 @@ async def run(job: dict[str, Any]) -> dict[str, Any]:
             if isinstance(ending, dict):
                 agent.stop()
 
-        agent = Agent(task=goal, llm=llm, browser_session=session)
+        # no screenshots: the shared model reads no images (as ours runs, without --vision)
+        agent = Agent(
+            task=goal, llm=llm, browser_session=session, use_vision=False, llm_timeout=job["llm_timeout"]
+        )
         started = time.perf_counter()
         try:
             history = await agent.run(max_steps=job["max_steps"], on_step_end=stop_when_ended)

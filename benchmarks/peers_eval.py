@@ -55,6 +55,7 @@ def _job(args: argparse.Namespace, origin: str, task: str, seed: int) -> dict[st
         "base_url": args.base_url,
         "model": args.model_name,
         "max_steps": args.max_steps,
+        "llm_timeout": int(args.llm_timeout),
         "chromium": args.chromium,
         "origin": origin,
     }
@@ -153,6 +154,9 @@ if __name__ == "__main__":
     parser.add_argument("--model-name", default="local", help="the model name the server is asked for")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--episode-timeout", type=float, default=900.0)
+    parser.add_argument(
+        "--llm-timeout", type=float, default=600.0, help="its longest model call (a CPU model is slow)"
+    )
     parser.add_argument("--out", required=True)
     main(parser.parse_args())
     sys.exit(0)
