@@ -15,12 +15,20 @@ the same layouts in the same order):
 
 A run is *correct* when the shop confirmed exactly the recorded order (product, quantity, name, email,
 shipping), *wrong* when it confirmed another order, and *failed* (abstained) when it confirmed none.
+
+Then, with other inputs: the script exported from the recording *made a workflow* (``export_workflow``:
+its inputs keep the workflow's names, the product link is found by the ``product`` input's words) runs
+with exactly the cases of ``workflow_bench`` (same seeds, so the same layouts, and the same products,
+quantities, names, emails and shipping, and every tenth run a product the shop does not sell), judged as
+``workflow_bench`` judges ``run_workflow``; beside it, the XPath script given the inputs it has (all but
+the product, which its paths cannot change).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import re
 import runpy
@@ -33,6 +41,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from benchmarks.workflow_bench import SOLD, Case, absent_cases, cases, judge, judge_absent
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.controller import Controller
@@ -42,6 +51,7 @@ from browser_agent.export import ExportStep, LocatorCode, locate, render_script,
 from browser_agent.export.locators import py_string
 from browser_agent.playback import ReplayOptions, replay
 from browser_agent.record import AgentHistory
+from browser_agent.workflow import export_workflow, make_workflow
 
 EXPECTED = ("Blue ceramic mug", 2, "Ada Lovelace", "ada@example.com", "Express")
 # An element not there fails in 10 s instead of Playwright's 30; on a loaded machine 3 s failed a good run.
@@ -132,6 +142,39 @@ def _row(way: str, seed: int, orders: list[Order], start: float, error: str) -> 
     }
 
 
+def run_with_inputs(
+    browser: Browser, source: str, runs: list[Case], folder: Path, name: str
+) -> list[dict[str, Any]]:
+    """Each case on its own shop, the script's ``run`` given the case's values for the inputs it takes."""
+    path = folder / f"{name}.py"
+    path.write_text(source)
+    run: Callable[..., None] = runpy.run_path(str(path))["run"]
+    takes = set(inspect.signature(run).parameters)
+    rows = []
+    for case in runs:
+        with DemoSite(case.seed) as site:
+            values = {**case.inputs(site.url), "base_url": site.url}
+            context = browser.new_context()
+            page: Page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            start, error = time.perf_counter(), ""
+            try:
+                run(page, **{k: v for k, v in values.items() if k in takes})
+            except Exception as exc:  # a failed run is a result here, whatever Playwright raised
+                error = str(exc).splitlines()[0][:160]
+            context.close()
+            orders, ok = list(site.orders), not error
+            if case.product in SOLD:
+                said, _ = judge(case, orders, error, ok)
+                kind = name
+            else:
+                said, _ = judge_absent(orders, ok)
+                kind = name + " absent"
+            rows.append({"way": kind, "seed": case.seed, "verdict": said, "s": time.perf_counter() - start,
+                         "error": error})  # fmt: skip
+    return rows
+
+
 async def run_replays(seeds: list[int]) -> list[dict[str, Any]]:
     history = AgentHistory.load(RECORDED_RUN, Controller())
     root = next(str(a.params["url"]) for s in history.steps for a in s.actions if a.name == "go_to_url")
@@ -151,7 +194,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layouts", type=int, default=30, help="how many shop layouts (seeds)")
     parser.add_argument("--json", type=Path, help="write every run as JSON here")
+    parser.add_argument(
+        "--runs", type=int, default=100, help="runs with other inputs, as workflow_bench --runs (0: none)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="their first seed, as workflow_bench --seed")
     args = parser.parse_args()
+    inputs_cases = cases(args.runs, args.seed) + absent_cases(args.runs, args.seed)
     seeds = [1000 + 37 * n for n in range(args.layouts)]
     history = AgentHistory.load(RECORDED_RUN)
     steps = steps_from_history(history)
@@ -169,6 +217,9 @@ def main() -> None:
         # the XPaths do work on the layouts they were taken on: what breaks them is the change
         same = run_script(browser, brittle, [0], Path(tmp), "xpath")[0]["verdict"]
         print(f"xpath script on the layouts it was recorded on (seed 0): {same}")
+        flow = export_workflow(make_workflow(history)).source
+        rows += run_with_inputs(browser, flow, inputs_cases, Path(tmp), "workflow_export")
+        rows += run_with_inputs(browser, brittle, inputs_cases, Path(tmp), "xpath_inputs")
         browser.close()
     rows += asyncio.run(run_replays(seeds))
     report(rows, args.layouts)
@@ -184,6 +235,18 @@ def report(rows: list[dict[str, Any]], layouts: int) -> None:
         counts = Counter(r["verdict"] for r in mine)
         median = sorted(r["s"] for r in mine)[len(mine) // 2]
         print(f"{way:<8} {counts['correct']:>8} {counts['failed']:>8} {counts['wrong']:>6} {median:>9.2f}")
+    kinds = ("workflow_export", "xpath_inputs", "workflow_export absent", "xpath_inputs absent")
+    with_inputs = [(kind, [r for r in rows if r["way"] == kind]) for kind in kinds]
+    if with_inputs[0][1]:
+        print("\nwith other inputs, the cases of workflow_bench (same seeds and values)\n")
+        print(f"{'way':<24} {'runs':>5} {'correct':>8} {'abstained':>10} {'wrong':>6} {'median s':>9}")
+        for kind, mine in with_inputs:
+            counts = Counter(r["verdict"] for r in mine)
+            median = sorted(r["s"] for r in mine)[len(mine) // 2] if mine else 0.0
+            print(
+                f"{kind:<24} {len(mine):>5} {counts['correct']:>8} {counts['abstained']:>10} "
+                f"{counts['wrong']:>6} {median:>9.2f}"
+            )
     errors = Counter(
         (r["way"], re.sub(r"\d+", "N", r["error"])[:100]) for r in rows if r["verdict"] != "correct"
     )

@@ -33,7 +33,7 @@ if _typing.TYPE_CHECKING:
     from browser_agent.output import ConsoleReporter, save_gif, save_report
     from browser_agent.playback import ReplayOptions, ReplayReport, replay
     from browser_agent.record import AgentHistory
-    from browser_agent.workflow import Workflow, make_workflow, run_workflow
+    from browser_agent.workflow import Workflow, export_workflow, make_workflow, run_workflow
 
 # Each public name, and the subpackage it comes from.
 _HOMES = {
@@ -61,6 +61,7 @@ _HOMES = {
     "UserError": "errors",
     "Workflow": "workflow",
     "export_history": "export",
+    "export_workflow": "workflow",
     "extract_snapshot": "dom",
     "replay": "playback",
     "run_many": "batch",
@@ -97,6 +98,7 @@ __all__ = [
     "UserError",
     "Workflow",
     "export_history",
+    "export_workflow",
     "extract_snapshot",
     "make_workflow",
     "replay",

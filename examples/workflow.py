@@ -5,7 +5,8 @@
 The package ships a recorded purchase on its demo shop (2 × Blue ceramic mug for Ada Lovelace). This
 example makes it a workflow, lists the inputs found in it, and runs it on the shop, served here on
 127.0.0.1 and laid out afresh on every page load, with another product, quantity, name and email.
-Offline: no model, no key. ``browser-agent workflow make | show | run`` does the same from the shell.
+At the end it writes the workflow as a plain Playwright script (``export_workflow``). Offline: no model,
+no key. ``browser-agent workflow make | show | run`` and ``browser-agent export`` do the same from the shell.
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from browser_agent import AgentHistory, BrowserConfig, BrowserSession, Workflow, make_workflow, run_workflow
+from browser_agent import (
+    AgentHistory,
+    BrowserConfig,
+    BrowserSession,
+    Workflow,
+    export_workflow,
+    make_workflow,
+    run_workflow,
+)
 from browser_agent.demo import RECORDED_RUN, DemoSite
 
 
@@ -41,6 +50,11 @@ async def main() -> int:
         print("stopped:", report.stopped)
         return 1
     print("the shop says:", confirmation)
+
+    # Or with plain Playwright only: the workflow as a script whose inputs keep their names.
+    script = path.with_name("purchase.py")
+    script.write_text(export_workflow(workflow).source)
+    print(f"exported {script} (run it: BA_BASE_URL=... BA_PRODUCT='Red kettle' python {script.name})")
     return 0
 
 

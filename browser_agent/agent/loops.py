@@ -67,4 +67,3 @@ def loop_error(earlier: list[int], actions: list[ActionCall]) -> str:
         f"Loop: these actions were already sent {len(earlier)} times on this same page without changing "
         f"it (steps {', '.join(map(str, earlier))}), so they were not run again: {tried}."
     )
-

@@ -1,5 +1,5 @@
-"""``browser-agent export run.json --to playwright -o test_x.py``: a recorded run as a plain Playwright
-script (``--pytest``: a pytest test that checks what the run ended on)."""
+"""``browser-agent export run.json --to playwright -o test_x.py``: a recorded run, or a workflow made of
+one, as a plain Playwright script (``--pytest``: a pytest test that checks what the run ended on)."""
 
 from __future__ import annotations
 
@@ -18,11 +18,16 @@ def add_parser(subparsers: Any) -> None:
     parser = command(
         subparsers,
         "export",
-        help="write a saved run as a plain Playwright script",
+        help="write a saved run or a workflow as a plain Playwright script",
         epilog="Secrets are read from environment variables (BA_SECRET_NAME) and never written into "
         "the script; each typed value becomes an input (BA_NAME, else the value recorded).",
     )
-    parser.add_argument("history", type=Path, help="a history saved by AgentHistory.save or --save")
+    parser.add_argument(
+        "history",
+        type=Path,
+        help="a history saved by AgentHistory.save or --save, or a workflow (*.workflow.json): its "
+        "inputs keep their names",
+    )
     parser.add_argument(
         "--to", choices=("playwright",), default="playwright", help="what to write: a Playwright script"
     )
@@ -39,11 +44,17 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    from browser_agent.export import export_history
+    from browser_agent.export import ExportedScript, export_history
     from browser_agent.record import AgentHistory
+    from browser_agent.workflow import Workflow, export_workflow
 
-    history = AgentHistory.load(args.history)
-    script = export_history(history, pytest=args.pytest, origin=args.history.name)
+    script: ExportedScript
+    if _is_workflow(args.history):
+        workflow = Workflow.load(args.history)
+        script = export_workflow(workflow, pytest=args.pytest, origin=args.history.name)
+    else:
+        history = AgentHistory.load(args.history)
+        script = export_history(history, pytest=args.pytest, origin=args.history.name)
     for warning in script.warnings:
         print(f"browser-agent export: warning: {warning}", file=sys.stderr)
     if args.output is None:
@@ -58,3 +69,14 @@ def _main(args: argparse.Namespace) -> int:
         raise UserError(f"{args.output} could not be written: {exc}") from exc
     print(f"wrote {args.output} ({len(script.source.splitlines())} lines)", file=sys.stderr)
     return 0
+
+
+def _is_workflow(path: Path) -> bool:
+    """Whether ``path`` holds a workflow: it says so in its first bytes (``"format": ...``)."""
+    from browser_agent.workflow.model import FORMAT
+
+    try:
+        with path.open("rb") as head:
+            return f'"{FORMAT}"'.encode() in head.read(4096)
+    except OSError:
+        return False  # the history loader says what is wrong with the file

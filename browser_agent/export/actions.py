@@ -33,7 +33,7 @@ def robust_locator(step: ExportStep) -> LocatorCode:
         raise ValueError(f"{step.action} recorded no element")
     if step.frame is not None and step.frame != found.frame_path:
         found = replace(found, frame_path=step.frame)
-    return locate(found, step.shown_name)
+    return locate(found, step.shown_name, named_by=step.named_by)
 
 
 @dataclass(slots=True)
@@ -82,7 +82,7 @@ class StepWriter:
         if action == "go_back":
             return ["page.go_back()"]
         if action == "search_web":
-            value = self.inputs.value(str(p["query"]), "query")
+            value = self.inputs.value(str(p["query"]), step.input_names.get("query", "query"))
             engine = DEFAULT_SEARCH_ENGINE_URL.split("{query}")
             return [f"page.goto({py_string(engine[0])} + quote_plus({value}) + {py_string(engine[-1])})"]
         if action == "wait":
@@ -114,11 +114,11 @@ class StepWriter:
                 return self._with_locator(step, "click()", opens_tab=True)
             return self._with_locator(step, "click()")
         if action == "input_text":
-            value = self.inputs.value(str(p["text"]), _field_hint(step))
+            value = self.inputs.value(str(p["text"]), _hint(step, "text"))
             method = "fill" if p.get("clear", True) else "press_sequentially"
             return self._with_locator(step, f"{method}({value})")
         if action == "select_dropdown_option":
-            value = self.inputs.value(str(p["text"]), _field_hint(step))
+            value = self.inputs.value(str(p["text"]), _hint(step, "text"))
             if found.tag == "select":
                 return self._with_locator(step, f"select_option(label={value})")
             option = f'page.get_by_role("option", name={value}, exact=True).click()'
@@ -126,11 +126,14 @@ class StepWriter:
         if action == "hover":
             return self._with_locator(step, "hover()")
         if action == "upload_file":
-            value = self.inputs.value(str(p["path"]), "file")
+            value = self.inputs.value(str(p["path"]), step.input_names.get("path", "file"))
             return self._with_locator(step, f"set_input_files({value})")
         return self._with_locator(step, "scroll_into_view_if_needed()")  # a panel's scroll
 
     def _with_locator(self, step: ExportStep, call: str, *, opens_tab: bool = False) -> list[str]:
+        if step.named_by is not None:  # the input's own variable, under the name it got in the script
+            name, value = step.named_by
+            step = replace(step, named_by=(self.inputs.add(name, value).name, value))
         code = self.locate(step)
         lines = _comment(code.note)
         if not code.robust:
@@ -186,6 +189,11 @@ def _tab_lines(action: str, p: Mapping[str, Any]) -> list[str]:
     if action == "switch_tab":
         return [f"page = tabs[{int(str(p['tab_id']))}]", "page.bring_to_front()"]
     return [f"tabs[{int(str(p['tab_id']))}].close()"]
+
+
+def _hint(step: ExportStep, param: str) -> str:
+    """What to call the value of ``param``: the input it was named when recorded, else its field's."""
+    return step.input_names.get(param) or _field_hint(step)
 
 
 def _field_hint(step: ExportStep) -> str:

@@ -87,9 +87,21 @@ def implicit_role(fingerprint: Fingerprint) -> str | None:
     return _TAG_ROLES.get(fingerprint.tag)
 
 
-def locate(fingerprint: Fingerprint, shown_name: str | None = None) -> LocatorCode:
-    """The locator for the recorded element; ``shown_name`` is its name as the page wrote it, when known."""
+def locate(
+    fingerprint: Fingerprint, shown_name: str | None = None, *, named_by: tuple[str, str] | None = None
+) -> LocatorCode:
+    """The locator for the recorded element; ``shown_name`` is its name as the page wrote it, when known.
+
+    ``named_by`` is ``(variable, recorded value)`` when an input's value names the element (a workflow's
+    product link): the locator then matches that variable's words, ignoring case, whole when the
+    recorded name was the whole value, else anywhere in the name; look-alikes are told apart by it.
+    """
     root = _frame_chain(fingerprint.frame_path)
+    if named_by is not None:
+        named = _named_call(fingerprint, *named_by)
+        if named is not None:
+            why = f"the element whose name holds the value of {named_by[0]} (recorded: {named_by[1]!r})"
+            return LocatorCode((*root, named), True, why, len(root) - 1)
     call, robust, note = _element_call(fingerprint, shown_name)
     if fingerprint.twins and fingerprint.group:
         card = (
@@ -151,6 +163,21 @@ def _element_call(fingerprint: Fingerprint, shown: str | None) -> tuple[str, boo
         spelled = shown if shown and shown.lower() == text else None
         return f".get_by_text({_text_arg(text, spelled)})", True, ""
     return _css_call(fingerprint)
+
+
+def _named_call(fingerprint: Fingerprint, variable: str, value: str) -> str | None:
+    """The last call finding the element by a variable's words; None when it has no role or label."""
+    whole = " ".join(value.lower().split()) == fingerprint.name
+    words = f'"^" + re.escape({variable}) + "$"' if whole else f"re.escape({variable})"
+    pattern = f"re.compile({words}, re.IGNORECASE)"
+    role = implicit_role(fingerprint)
+    if role and fingerprint.name and fingerprint.tag != "select":
+        return f".get_by_role({py_string(role)}, name={pattern})"
+    if fingerprint.tag in _FIELDS and fingerprint.name:
+        return f".get_by_label({pattern})"
+    if fingerprint.tag not in _FIELDS and (fingerprint.text or fingerprint.name):
+        return f".get_by_text({pattern})"
+    return None
 
 
 def _select_call(fingerprint: Fingerprint) -> tuple[str, bool, str]:

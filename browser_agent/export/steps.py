@@ -1,5 +1,5 @@
-"""What an export reads: one ``ExportStep`` per recorded action, from a saved history (or, later, a
-workflow). The script writer sees only these, never the history itself."""
+"""What an export reads: one ``ExportStep`` per recorded action, from a saved history (here) or a workflow
+(``browser_agent.workflow.export``). The script writer sees only these, never the record itself."""
 
 from __future__ import annotations
 
@@ -24,6 +24,9 @@ class ExportStep:
     fingerprint's own. ``shown_name`` is the
     element's name as the page wrote it (fingerprints keep it lower-cased), when the run told it.
     ``url`` is the page the action started on, ``opened_tab`` whether the action opened a new tab.
+    ``input_names`` names the input a parameter's value is (``{"text": "email"}``; otherwise the name is
+    made from the field's label); ``named_by`` is ``(input name, recorded value)`` when an input's value
+    names the element itself (the product link a workflow clicks).
     """
 
     action: str
@@ -33,6 +36,8 @@ class ExportStep:
     url: str = ""
     shown_name: str | None = None
     opened_tab: bool = False
+    input_names: Mapping[str, str] = field(default_factory=dict)
+    named_by: tuple[str, str] | None = None
 
 
 def steps_from_history(history: AgentHistory) -> list[ExportStep]:

@@ -1,6 +1,8 @@
 """Workflows: a recorded run made repeatable with named inputs (``make_workflow``), saved as a
-versioned JSON file (``Workflow``), and run with other values through the replay (``run_workflow``)."""
+versioned JSON file (``Workflow``), run with other values through the replay (``run_workflow``), or
+written as a plain Playwright script whose inputs keep their names (``export_workflow``)."""
 
+from browser_agent.workflow.export import export_workflow, steps_from_workflow
 from browser_agent.workflow.make import make_workflow
 from browser_agent.workflow.model import Workflow, WorkflowInput, WorkflowStep
 from browser_agent.workflow.run import retarget, run_workflow, workflow_history
@@ -9,8 +11,10 @@ __all__ = [
     "Workflow",
     "WorkflowInput",
     "WorkflowStep",
+    "export_workflow",
     "make_workflow",
     "retarget",
     "run_workflow",
+    "steps_from_workflow",
     "workflow_history",
 ]

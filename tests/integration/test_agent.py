@@ -213,7 +213,8 @@ async def test_an_invalid_action_is_corrected_after_the_error_goes_back(
 ) -> None:
     start = server.url("agent/links.html")
     replies: list[Any] = [
-        reply("open", {"action": "go_to_url", "adress": start}),  # misspelt field
+        # misspelt field, and a second unknown one: too ambiguous to be mended, so it goes back
+        reply("open", {"action": "go_to_url", "adress": start, "tab": "new"}),
         reply("open", {"action": "go_to_url", "url": start}),
         reply("stop", {"action": "done", "text": "ok", "success": True}),
     ]

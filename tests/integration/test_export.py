@@ -104,6 +104,28 @@ def test_the_exported_purchase_places_the_right_order_on_new_layouts(tmp_path: P
             ]
 
 
+@pytest.mark.timeout(240)  # two Chromium launches in subprocesses: slow on a loaded machine
+def test_a_workflow_exports_with_its_inputs_and_buys_another_product(tmp_path: Path) -> None:
+    flow = tmp_path / "purchase.workflow.json"
+    assert cli_main(["workflow", "make", str(RECORDED_RUN), "-o", str(flow)]) == 0
+    script = tmp_path / "purchase.py"
+    source = _export(flow, script)
+    assert "product: str = PRODUCT" in source and 'os.environ.get("BA_FULL_NAME", "Ada Lovelace")' in source
+    assert "re.escape(product)" in source  # the link is found by the input's words, not the recorded ones
+    assert "Blue ceramic mug" not in source.split("def run(", 1)[1].split("page.goto", 1)[1].replace(
+        "(recorded: 'Blue ceramic mug')", ""
+    )
+    for seed, inputs in ((13, {"BA_PRODUCT": "Red kettle", "BA_QUANTITY": "3"}), (31, {})):
+        with DemoSite(seed) as site:
+            done = _python(str(script), env={"BA_BASE_URL": site.url, "BA_SHIPPING": "Standard", **inputs})
+            assert done.returncode == 0, done.stderr[-2000:]
+            product = inputs.get("BA_PRODUCT", "Blue ceramic mug")
+            quantity = int(inputs.get("BA_QUANTITY", "2"))
+            assert site.orders == [
+                Order(site.orders[0].number, product, quantity, "Ada Lovelace", "ada@example.com", "Standard")
+            ]
+
+
 @pytest.mark.timeout(240)  # two pytest runs in subprocesses, each launching Chromium
 def test_the_pytest_form_checks_where_the_run_ended(tmp_path: Path) -> None:
     test_file = tmp_path / "test_purchase.py"

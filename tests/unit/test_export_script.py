@@ -188,3 +188,48 @@ def test_the_reported_text_is_checked_without_its_closing_full_stop() -> None:
 def test_a_history_with_nothing_done_is_one_clear_error() -> None:
     with pytest.raises(UserError, match="no action to export"):
         export_history(AgentHistory(task="t"))
+
+
+def test_named_inputs_keep_their_names_and_an_element_named_by_one_is_found_by_its_words() -> None:
+    """What a workflow gives: parameters bound to named inputs, a link chosen by an input's value."""
+    link = _fp("a", "blue ceramic mug", attributes=(("href", "/p/1"),))
+    card_button = _fp("button", "buy blue ceramic mug now", twins=3, group=("blue ceramic mug $12",))
+    field = _fp("input", "your e-mail address", attributes=(("type", "email"),))
+    steps = [
+        ExportStep("go_to_url", {"url": "http://shop.test/"}, input_names={}),
+        ExportStep("click_element", {"index": 3}, link, named_by=("product", "Blue ceramic mug")),
+        ExportStep("click_element", {"index": 4}, card_button, named_by=("product", "Blue ceramic mug")),
+        ExportStep(
+            "input_text", {"index": 5, "text": "ada@example.com"}, field, input_names={"text": "email"}
+        ),
+    ]
+    source = render_script(steps).source
+    compile(source, "exported.py", "exec")
+    assert 'PRODUCT = os.environ.get("BA_PRODUCT", "Blue ceramic mug")' in source
+    assert source.count("PRODUCT = ") == 1  # one input for both elements it names
+    whole = 'page.get_by_role("link", name=re.compile("^" + re.escape(product) + "$", re.IGNORECASE))'
+    inside = 'page.get_by_role("button", name=re.compile(re.escape(product), re.IGNORECASE))'
+    assert f"{whole}.click()" in source and f"{inside}.click()" in source
+    assert ".fill(email)" in source and "your_e_mail" not in source  # the input's name, not the label's
+    assert "has_text" not in source  # the input's words tell it from its look-alikes, not the recorded card
+
+
+def test_a_workflow_exports_from_its_steps_with_the_task_as_a_template() -> None:
+    from browser_agent.workflow import Workflow, WorkflowInput, WorkflowStep, export_workflow
+
+    link = _fp("a", "red kettle", attributes=(("href", "/p/2"),))
+    workflow = Workflow(
+        task="buy '{product}'",
+        inputs=[WorkflowInput(name="product", default="Red kettle", source="element")],
+        steps=[
+            WorkflowStep(action="go_to_url", params={"url": "http://shop.test/"}),
+            WorkflowStep(action="click_element", params={"index": 1}, target=link, target_input="product"),
+        ],
+        recorded_result="Added Red kettle",
+    )
+    source = export_workflow(workflow, pytest=True, origin="kettle.workflow.json").source
+    compile(source, "test_exported.py", "exec")
+    assert "from kettle.workflow.json" in source and "Task: buy '{product}'" in source
+    assert '"Added "\n        + re.escape(PRODUCT)' in source
+    with pytest.raises(UserError, match="no step"):
+        export_workflow(Workflow())

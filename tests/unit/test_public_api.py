@@ -30,6 +30,7 @@ EXPECTED = [
     "UserError",
     "Workflow",
     "export_history",
+    "export_workflow",
     "extract_snapshot",
     "make_workflow",
     "replay",
