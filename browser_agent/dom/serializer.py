@@ -53,16 +53,20 @@ class _Body:
 
     def lines(self, items: tuple[ElementNode | TextNode, ...]) -> list[str]:
         before = ""
+        labelled = ""  # the label just shown on a field: its own text, read next, is not repeated
         for item in items:
             if item.cell is not None:
                 self._add_to_row(item, item.cell)
                 continue
             self._end_table()
             if isinstance(item, TextNode):
-                self._out.append(item.text)
-                before = item.text
+                if item.text != labelled:
+                    self._out.append(item.text)
+                before, labelled = item.text, ""
             else:
-                self._out.append(render_element(item, before=before))
+                line = render_element(item, before=before)
+                self._out.append(line)
+                labelled = item.name if f"label={_quote(item.name)}" in line else ""
                 before = ""
         self._end_table()
         return self._out

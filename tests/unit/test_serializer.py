@@ -1,4 +1,5 @@
-"""``render`` on hand-built snapshots: table rows, the row cap, panel hints, icon hints, the dialog line."""
+"""``render`` on hand-built snapshots: table rows, the row cap, panel hints, icon hints, the dialog line,
+labels not read twice."""
 
 from __future__ import annotations
 
@@ -78,3 +79,28 @@ def test_icon_hints_show_only_when_nothing_else_names_the_control() -> None:
 
 def test_an_open_dialog_is_said_first() -> None:
     assert render(snapshot(element(1, "button", "OK"), dialog=True)).splitlines()[0] == DIALOG_LINE
+
+
+def test_a_label_shown_on_a_field_is_not_read_again_just_before_or_after_it() -> None:
+    """``<label><input type=radio>USa</label>``: the label's text follows the field it names."""
+    text = render(
+        snapshot(
+            element(0, "input", name="USa"),
+            TextNode("USa"),
+            TextNode("Email"),
+            element(1, "input", name="Email"),
+            element(2, "input", name="GDKkQ"),
+            TextNode("GDKkQ is our pick"),
+            element(3, "button", "Submit"),
+            TextNode("Submit"),
+        )
+    )
+    assert text.splitlines() == [
+        "[0]<input label=USa/>",
+        "Email",
+        "[1]<input/>",
+        "[2]<input label=GDKkQ/>",
+        "GDKkQ is our pick",
+        "[3]<button>Submit</button>",
+        "Submit",
+    ]
