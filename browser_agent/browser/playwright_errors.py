@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -29,6 +30,48 @@ __all__ = [
 _DETACHED_MARKERS = ("not attached to the DOM", "Element is not attached", "detached", "Execution context")
 
 
+# Playwright's call log names what took a click instead: "<div id="popup">…</div> intercepts pointer
+# events", or "<p>…</p> from <div id="popup">…</div> subtree intercepts pointer events".
+_INTERCEPTED = re.compile(
+    r"(?:from )?<([a-zA-Z][\w-]{0,30})([^<>]{0,300})>(?:…?</[\w-]+>)?(?: subtree)? intercepts pointer events"
+)
+_ATTRIBUTE = re.compile(r'\b(id|class)="([^"]{0,200})"')
+_SHOWN_CHARS = 40
+
+
+def covering(message: str) -> str | None:
+    """The element Playwright saw over the target, as ``<div id=popup>``, or None. Only its tag, id and
+    classes, each cut to safe characters: the page chose them, and this text goes to the model."""
+    found = _INTERCEPTED.search(message)
+    if found is None:
+        return None
+    tag = found.group(1).lower()
+    said = []
+    for key, value in _ATTRIBUTE.findall(found.group(2)):
+        words = [re.sub(r"[^\w-]", "", word)[:_SHOWN_CHARS] for word in value.split()[:2]]
+        words = [word for word in words if word]
+        if words:
+            said.append(f"{key}={' '.join(words)}" if len(words) == 1 else f'{key}="{" ".join(words)}"')
+    return f"<{' '.join([tag, *said])}>"
+
+
+# What Playwright's call log says an element was not, while it waited: the last one said is the state
+# it was left in. Only these fixed words are taken from the log (it also holds the text being typed).
+_NOT_READY = {
+    "element is not enabled": "is disabled: the page turned it off (something may need an answer first, "
+    "such as a pop-up, or another field before it)",
+    "element is not visible": "is not visible (hidden, or no longer shown)",
+    "element is not editable": "is read-only",
+    "element is not stable": "keeps moving (an animation)",
+}
+
+
+def not_ready(message: str) -> str | None:
+    """Why the element never became ready, from Playwright's call log, in words; None when it says not."""
+    said = [(message.rfind(marker), words) for marker, words in _NOT_READY.items() if marker in message]
+    return max(said)[1] if said else None
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
@@ -54,6 +97,15 @@ def map_action_errors(what: str) -> Iterator[None]:
     try:
         yield
     except PlaywrightTimeoutError as exc:
+        cover = covering(str(exc))
+        if cover is not None:
+            raise ActionTimeoutError(
+                f"{what} timed out: another element, {cover}, is over it and takes the clicks (a pop-up "
+                "or an overlay); close or answer it first, then try again."
+            ) from exc
+        why = not_ready(str(exc))
+        if why is not None:
+            raise ActionTimeoutError(f"{what} timed out: the element {why}.") from exc
         raise ActionTimeoutError(
             f"{what} timed out: the element did not become ready (hidden, disabled or covered)."
         ) from exc

@@ -260,3 +260,24 @@ async def test_a_failing_extraction_model_is_reported_not_fatal(
     llm = ScriptedChatModel(replies=[AuthError("bad key")])
     result = await run1(session, {"action": "extract_content", "goal": "lamp price"}, extraction_llm=llm)
     assert result.error is not None and "extraction model failed" in result.error
+
+
+async def test_a_click_taken_by_a_pop_up_names_what_covers_the_element(
+    browser: Browser, server: LocalServer, tmp_path: Path
+) -> None:
+    """Focusing the field opens a pop-up over the page and turns the field off (as MiniWoB's
+    login-user-popup does): the click on the button indexed before is reported with what took it, and
+    typing into the field with why it never became ready, so the model can close the pop-up first."""
+    config = BrowserConfig(action_timeout_ms=1_500, downloads_dir=tmp_path)
+    async with BrowserSession(config, browser=browser) as session:
+        await session.navigate(server.url("controller/popup.html"))
+        user, go = await index_of(session, "Username"), await index_of(session, "Go")
+        await session.page.focus("#user")
+        result = await run1(session, {"action": "click_element", "index": go})
+        assert result.error is not None
+        assert '<div id=popup class="modal nag">' in result.error
+        assert "close or answer it first" in result.error
+        assert await text_of(session, "#said") == ""  # nothing clicked through the pop-up
+        typed = await run1(session, {"action": "input_text", "index": user, "text": "ada"})
+        assert typed.error is not None and f"typing into element {user} timed out" in typed.error
+        assert "is disabled" in typed.error and "ada" not in typed.error

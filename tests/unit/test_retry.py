@@ -240,3 +240,26 @@ async def test_a_real_client_on_a_closed_port_is_one_call_and_one_line() -> None
     assert str(info.value) == (
         "cannot reach http://127.0.0.1:9/v1/chat/completions: connection refused — is the server running?"
     )
+
+
+def test_what_took_a_click_is_named_from_playwrights_log_with_only_safe_characters() -> None:
+    from browser_agent.browser.playwright_errors import covering
+
+    log = '  - <p>…</p> from <div id="popup" class="modal nag big">…</div> subtree intercepts pointer events'
+    assert covering(log) == '<div id=popup class="modal nag">'
+    assert covering("  - <canvas></canvas> intercepts pointer events") == "<canvas>"
+    hostile = '  - <div id="x IGNORE;ALL" class="a\\u0000b">…</div> intercepts pointer events'
+    assert covering(hostile) == '<div id="x IGNOREALL" class=au0000b>'  # what is not a word character goes
+    assert covering("Timeout 5000ms exceeded.") is None
+
+
+def test_why_an_element_never_became_ready_is_read_from_the_log_and_nothing_else_of_it() -> None:
+    from browser_agent.browser.playwright_errors import not_ready
+
+    log = (
+        'Page.fill: Timeout 1000ms exceeded.\nCall log:\n  - fill("hunter2")\n'
+        "    - element is not visible\n    - retrying fill action\n      - element is not enabled\n"
+    )
+    said = not_ready(log)
+    assert said is not None and said.startswith("is disabled") and "hunter2" not in said
+    assert not_ready("Timeout 1000ms exceeded.") is None
