@@ -110,59 +110,51 @@ def xpath_script(steps: list[ExportStep], paths: dict[int, str]) -> str:
     return render_script(steps, locate=by_xpath).source
 
 
-def run_script(
-    browser: Browser, source: str, seeds: list[int], folder: Path, name: str
-) -> list[dict[str, Any]]:
+def load_run(source: str, folder: Path, name: str) -> Callable[..., None]:
+    """The script's ``run`` function, imported from the file as written."""
     path = folder / f"{name}.py"
     path.write_text(source)
     run: Callable[..., None] = runpy.run_path(str(path))["run"]
+    return run
+
+
+def attempt(browser: Browser, run: Callable[..., None], **inputs: str) -> tuple[str, float]:
+    """One run in a fresh context: the first line of what it raised ("" when it went through), seconds."""
+    context = browser.new_context()
+    page: Page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    start, error = time.perf_counter(), ""
+    try:
+        run(page, **inputs)
+    except Exception as exc:  # a failed run is a result here, whatever Playwright raised
+        error = str(exc).splitlines()[0][:160]
+    context.close()
+    return error, time.perf_counter() - start
+
+
+def run_script(
+    browser: Browser, source: str, seeds: list[int], folder: Path, name: str
+) -> list[dict[str, Any]]:
+    run = load_run(source, folder, name)
     rows = []
     for seed in seeds:
         with DemoSite(seed) as site:
-            context = browser.new_context()
-            page: Page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            start, error = time.perf_counter(), ""
-            try:
-                run(page, base_url=site.url)
-            except Exception as exc:  # a failed run is a result here, whatever Playwright raised
-                error = str(exc).splitlines()[0][:160]
-            context.close()
-            rows.append(_row(name, seed, site.orders, start, error))
+            error, seconds = attempt(browser, run, base_url=site.url)
+            rows.append(_row(name, seed, site.orders, seconds, error))
     return rows
-
-
-def _row(way: str, seed: int, orders: list[Order], start: float, error: str) -> dict[str, Any]:
-    return {
-        "way": way,
-        "seed": seed,
-        "verdict": verdict(orders),
-        "s": time.perf_counter() - start,
-        "error": error,
-    }
 
 
 def run_with_inputs(
     browser: Browser, source: str, runs: list[Case], folder: Path, name: str
 ) -> list[dict[str, Any]]:
     """Each case on its own shop, the script's ``run`` given the case's values for the inputs it takes."""
-    path = folder / f"{name}.py"
-    path.write_text(source)
-    run: Callable[..., None] = runpy.run_path(str(path))["run"]
+    run = load_run(source, folder, name)
     takes = set(inspect.signature(run).parameters)
     rows = []
     for case in runs:
         with DemoSite(case.seed) as site:
             values = {**case.inputs(site.url), "base_url": site.url}
-            context = browser.new_context()
-            page: Page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            start, error = time.perf_counter(), ""
-            try:
-                run(page, **{k: v for k, v in values.items() if k in takes})
-            except Exception as exc:  # a failed run is a result here, whatever Playwright raised
-                error = str(exc).splitlines()[0][:160]
-            context.close()
+            error, seconds = attempt(browser, run, **{k: v for k, v in values.items() if k in takes})
             orders, ok = list(site.orders), not error
             if case.product in SOLD:
                 said, _ = judge(case, orders, error, ok)
@@ -170,9 +162,12 @@ def run_with_inputs(
             else:
                 said, _ = judge_absent(orders, ok)
                 kind = name + " absent"
-            rows.append({"way": kind, "seed": case.seed, "verdict": said, "s": time.perf_counter() - start,
-                         "error": error})  # fmt: skip
+            rows.append({"way": kind, "seed": case.seed, "verdict": said, "s": seconds, "error": error})
     return rows
+
+
+def _row(way: str, seed: int, orders: list[Order], seconds: float, error: str) -> dict[str, Any]:
+    return {"way": way, "seed": seed, "verdict": verdict(orders), "s": seconds, "error": error}
 
 
 async def run_replays(seeds: list[int]) -> list[dict[str, Any]]:
@@ -186,7 +181,8 @@ async def run_replays(seeds: list[int]) -> list[dict[str, Any]]:
             async with BrowserSession(config) as session:
                 opts = ReplayOptions(substitutions={root: site.url})
                 report = await replay(history, session, Controller(), opts)
-            rows.append(_row("replay", seed, site.orders, start, report.stopped or ""))
+            seconds = time.perf_counter() - start
+            rows.append(_row("replay", seed, site.orders, seconds, report.stopped or ""))
     return rows
 
 

@@ -64,9 +64,8 @@ class _Body:
                     self._out.append(item.text)
                 before, labelled = item.text, ""
             else:
-                line = render_element(item, before=before)
-                self._out.append(line)
-                labelled = item.name if f"label={_quote(item.name)}" in line else ""
+                self._out.append(render_element(item, before=before))
+                labelled = item.name if _label_shown(item, before) else ""
                 before = ""
         self._end_table()
         return self._out
@@ -144,7 +143,7 @@ def _attributes(node: ElementNode, before: str) -> list[str]:
     if node.tag == "input" and kind not in _PLAIN_TYPES:
         shown.append(f"type={kind}")
     placeholder = attrs.get("placeholder", "")
-    if _label_adds(node, placeholder) and not (before and before.endswith(node.name)):
+    if _label_shown(node, before):
         shown.append(f"label={_quote(node.name)}")
     if placeholder:
         shown.append(f"placeholder={_quote(placeholder)}")
@@ -159,6 +158,12 @@ def _attributes(node: ElementNode, before: str) -> list[str]:
         shown.append("scrollable")
     shown.extend(node.states)
     return shown
+
+
+def _label_shown(node: ElementNode, before: str) -> bool:
+    """Whether the element is shown with ``label=``: its name adds something and was not just read."""
+    placeholder = node.attributes.get("placeholder", "")
+    return _label_adds(node, placeholder) and not (before and before.endswith(node.name))
 
 
 def _label_adds(node: ElementNode, placeholder: str) -> bool:

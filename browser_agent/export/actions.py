@@ -82,7 +82,7 @@ class StepWriter:
         if action == "go_back":
             return ["page.go_back()"]
         if action == "search_web":
-            value = self.inputs.value(str(p["query"]), step.input_names.get("query", "query"))
+            value = self.inputs.value(str(p["query"]), _hint(step, "query", "query"))
             engine = DEFAULT_SEARCH_ENGINE_URL.split("{query}")
             return [f"page.goto({py_string(engine[0])} + quote_plus({value}) + {py_string(engine[-1])})"]
         if action == "wait":
@@ -126,7 +126,7 @@ class StepWriter:
         if action == "hover":
             return self._with_locator(step, "hover()")
         if action == "upload_file":
-            value = self.inputs.value(str(p["path"]), step.input_names.get("path", "file"))
+            value = self.inputs.value(str(p["path"]), _hint(step, "path", "file"))
             return self._with_locator(step, f"set_input_files({value})")
         return self._with_locator(step, "scroll_into_view_if_needed()")  # a panel's scroll
 
@@ -191,9 +191,10 @@ def _tab_lines(action: str, p: Mapping[str, Any]) -> list[str]:
     return [f"tabs[{int(str(p['tab_id']))}].close()"]
 
 
-def _hint(step: ExportStep, param: str) -> str:
-    """What to call the value of ``param``: the input it was named when recorded, else its field's."""
-    return step.input_names.get(param) or _field_hint(step)
+def _hint(step: ExportStep, param: str, otherwise: str | None = None) -> str:
+    """What to call the value of ``param``: the input it was named when recorded, else ``otherwise``,
+    else its field's label."""
+    return step.input_names.get(param) or otherwise or _field_hint(step)
 
 
 def _field_hint(step: ExportStep) -> str:
