@@ -3,27 +3,68 @@
 Order: an explicit path from the config, Playwright's own bundled build, ``CHROME_PATH``, then the
 system browsers on ``PATH``. Nothing found is a ``BrowserError`` that names every place tried and the
 command that installs one.
+
+A headless launch prefers the system's headless shell (Debian's ``chromium-headless-shell``) to the full
+browser, as Playwright does with its own builds: the same engine without the browser's user interface,
+a third of the processor per page and a faster start.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from browser_agent.errors import BrowserError
 
-__all__ = ["QUIET_FLAGS", "ChromiumLocation", "chromium_args", "find_chromium"]
+__all__ = [
+    "HEADLESS_SHELLS",
+    "QUIET_FLAGS",
+    "SYSTEM",
+    "Candidates",
+    "ChromiumLocation",
+    "chromium_args",
+    "find_chromium",
+]
 
-SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-SYSTEM_PATHS = (
-    "/usr/bin/chromium",
-    "/usr/bin/chromium-browser",
-    "/usr/bin/google-chrome",
-    "/snap/bin/chromium",
-    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """Where a kind of Chromium may be on this system: absolute paths first, then names on ``PATH``."""
+
+    paths: Sequence[str]
+    names: Sequence[str]
+
+    def first(self, environ: Mapping[str, str]) -> Path | None:
+        for candidate in self.paths:
+            if _usable(Path(candidate)):
+                return Path(candidate)
+        for name in self.names:
+            found = shutil.which(name, path=environ.get("PATH"))
+            if found:
+                return Path(found)
+        return None
+
+    def described(self) -> list[str]:
+        return [*self.paths, *(f"{name} on PATH" for name in self.names)]
+
+
+SYSTEM = Candidates(
+    paths=(
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+        "/snap/bin/chromium",
+        "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    ),
+    names=("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"),
+)
+# Chromium's headless shell (Debian's chromium-headless-shell): the same engine, for headless launches.
+HEADLESS_SHELLS = Candidates(
+    paths=("/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell"),
+    names=("chromium-headless-shell", "chrome-headless-shell"),
 )
 # Without these Chromium phones home at start and floods a closed network with refused connections.
 QUIET_FLAGS = (
@@ -42,7 +83,8 @@ INSTALL_HINT = (
 
 @dataclass(frozen=True, slots=True)
 class ChromiumLocation:
-    """Where a Chromium was found, and how (``"config"``, ``"playwright"``, ``"env"``, ``"system"``)."""
+    """Where a Chromium was found, and how (``"config"``, ``"playwright"``, ``"env"``, ``"headless-shell"``,
+    ``"system"``)."""
 
     path: Path | None
     source: str
@@ -56,17 +98,21 @@ def find_chromium(
     configured: Path | None = None,
     *,
     playwright_path: str | None = None,
-    env: dict[str, str] | None = None,
-    system_paths: Sequence[str] = SYSTEM_PATHS,
-    system_names: Sequence[str] = SYSTEM_NAMES,
+    headless: bool = True,
+    env: Mapping[str, str] | None = None,
+    system: Candidates | None = None,
+    shells: Candidates | None = None,
 ) -> ChromiumLocation:
-    """Return the first usable Chromium; ``path=None`` with source ``playwright`` means its own build.
+    """Return the first usable Chromium; ``path=None`` with source ``playwright`` means its own build
+    (Playwright then starts its own headless shell when ``headless``). A system headless shell comes
+    before the system browsers when ``headless``; a headed launch needs the full browser.
 
     Raises:
         BrowserError: nothing usable was found; the message lists every candidate tried.
     """
     environ = os.environ if env is None else env
-    tried: list[str] = []
+    system = SYSTEM if system is None else system
+    shells = HEADLESS_SHELLS if shells is None else shells
     if configured is not None:
         if _usable(configured):
             return ChromiumLocation(configured, "config")
@@ -74,25 +120,22 @@ def find_chromium(
             f"BrowserConfig.executable_path={str(configured)!r} is not an executable file. "
             "Fix the path or leave it unset to let browser_agent find a Chromium."
         )
-    if playwright_path:
-        if _usable(Path(playwright_path)):
-            return ChromiumLocation(None, "playwright")
-        tried.append(f"Playwright's bundled Chromium ({playwright_path})")
+    if playwright_path and _usable(Path(playwright_path)):
+        return ChromiumLocation(None, "playwright")
     chrome_path = environ.get("CHROME_PATH")
-    if chrome_path:
-        if _usable(Path(chrome_path)):
-            return ChromiumLocation(Path(chrome_path), "env")
-        tried.append(f"CHROME_PATH={chrome_path}")
-    for candidate in system_paths:
-        if _usable(Path(candidate)):
-            return ChromiumLocation(Path(candidate), "system")
-        tried.append(candidate)
-    for name in system_names:
-        found = shutil.which(name, path=environ.get("PATH"))
-        if found:
-            return ChromiumLocation(Path(found), "system")
-        tried.append(f"{name} on PATH")
-    raise BrowserError("No usable Chromium found. Tried: " + "; ".join(tried) + ". " + INSTALL_HINT)
+    if chrome_path and _usable(Path(chrome_path)):
+        return ChromiumLocation(Path(chrome_path), "env")
+    shell = shells.first(environ) if headless else None
+    if shell is not None:
+        return ChromiumLocation(shell, "headless-shell")
+    found = system.first(environ)
+    if found is not None:
+        return ChromiumLocation(found, "system")
+    tried = [f"Playwright's bundled Chromium ({playwright_path})"] if playwright_path else []
+    tried += [f"CHROME_PATH={chrome_path}"] if chrome_path else []
+    raise BrowserError(
+        "No usable Chromium found. Tried: " + "; ".join(tried + system.described()) + ". " + INSTALL_HINT
+    )
 
 
 def chromium_args(extra: Sequence[str] = (), *, block_external_network: bool = False) -> list[str]:

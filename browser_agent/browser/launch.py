@@ -54,7 +54,9 @@ def proxy_reachable(cfg: BrowserConfig) -> bool:
 
 
 def _launch_options(pw: Playwright, cfg: BrowserConfig) -> dict[str, Any]:
-    location = find_chromium(cfg.executable_path, playwright_path=pw.chromium.executable_path)
+    location = find_chromium(
+        cfg.executable_path, playwright_path=pw.chromium.executable_path, headless=cfg.headless
+    )
     options = _browser_options(cfg)
     if location.path is not None:
         options["executable_path"] = str(location.path)

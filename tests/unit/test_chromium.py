@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from browser_agent.browser.chromium import QUIET_FLAGS, chromium_args, find_chromium
+from browser_agent.browser.chromium import QUIET_FLAGS, Candidates, chromium_args, find_chromium
 from browser_agent.errors import BrowserError
+
+NOWHERE = Candidates(paths=(), names=())
 
 
 def _exe(path: Path) -> Path:
@@ -18,7 +20,8 @@ def _exe(path: Path) -> Path:
 
 def test_playwright_bundled_build_wins(tmp_path: Path) -> None:
     bundled = _exe(tmp_path / "chrome")
-    loc = find_chromium(playwright_path=str(bundled), env={}, system_paths=(), system_names=())
+    shell = Candidates(paths=(str(_exe(tmp_path / "chromium-headless-shell")),), names=())
+    loc = find_chromium(playwright_path=str(bundled), env={}, system=NOWHERE, shells=shell)
     assert loc.source == "playwright" and loc.path is None
 
 
@@ -27,18 +30,34 @@ def test_chrome_path_env_then_system(tmp_path: Path) -> None:
     loc = find_chromium(
         playwright_path=str(tmp_path / "missing"),
         env={"CHROME_PATH": str(env_chrome)},
-        system_paths=(),
-        system_names=(),
+        system=NOWHERE,
+        shells=NOWHERE,
     )
     assert (loc.source, loc.path) == ("env", env_chrome)
     system = _exe(tmp_path / "chromium")
-    loc = find_chromium(env={}, system_paths=(str(system),), system_names=())
+    loc = find_chromium(env={}, system=Candidates((str(system),), ()), shells=NOWHERE)
     assert (loc.source, loc.path) == ("system", system)
+
+
+def test_a_headless_launch_prefers_the_headless_shell_and_a_headed_one_the_browser(tmp_path: Path) -> None:
+    system = Candidates((str(_exe(tmp_path / "chromium")),), ())
+    _exe(tmp_path / "chromium-headless-shell")
+    shells = Candidates(("/nope/headless-shell",), ("chromium-headless-shell",))
+    env = {"PATH": str(tmp_path)}
+    loc = find_chromium(env=env, system=system, shells=shells)
+    assert (loc.source, loc.path) == ("headless-shell", tmp_path / "chromium-headless-shell")
+    loc = find_chromium(env=env, system=system, shells=shells, headless=False)
+    assert (loc.source, loc.path) == ("system", tmp_path / "chromium")
+    chosen = _exe(tmp_path / "my-chrome")  # the user's own choice comes before any shell
+    loc = find_chromium(env=env | {"CHROME_PATH": str(chosen)}, system=system, shells=shells)
+    assert (loc.source, loc.path) == ("env", chosen)
 
 
 def test_found_on_path_by_name(tmp_path: Path) -> None:
     _exe(tmp_path / "chromium-browser")
-    loc = find_chromium(env={"PATH": str(tmp_path)}, system_paths=(), system_names=("chromium-browser",))
+    loc = find_chromium(
+        env={"PATH": str(tmp_path)}, system=Candidates((), ("chromium-browser",)), shells=NOWHERE
+    )
     assert loc.path == tmp_path / "chromium-browser"
 
 
@@ -47,8 +66,8 @@ def test_nothing_found_names_every_candidate(tmp_path: Path) -> None:
         find_chromium(
             playwright_path="/nope/chrome",
             env={"PATH": str(tmp_path), "CHROME_PATH": "/nope/env"},
-            system_paths=("/nope/chromium",),
-            system_names=("chromium",),
+            system=Candidates(("/nope/chromium",), ("chromium",)),
+            shells=NOWHERE,
         )
     message = str(info.value)
     for tried in (

@@ -15,7 +15,7 @@ import pytest
 
 from browser_agent import AgentSettings, BrowserConfig
 from browser_agent.agent.loops import loop_error
-from browser_agent.browser.chromium import find_chromium
+from browser_agent.browser.chromium import Candidates, find_chromium
 from browser_agent.browser.domains import blocked_message
 from browser_agent.cli import build_parser
 from browser_agent.cli.inspect import _target as inspect_target
@@ -99,6 +99,9 @@ def _missing_package(monkeypatch: pytest.MonkeyPatch) -> str:
     return _raised(lambda: chat_model("openai:gpt-4o"))
 
 
+NOWHERE = Candidates(paths=(), names=())
+
+
 def _index_gone() -> str:
     """ActionContext's words around the snapshot's own (tests/integration/test_controller.py checks them
     on a live page)."""
@@ -109,7 +112,7 @@ def _index_gone() -> str:
 
 _MESSAGES: dict[str, Callable[[pytest.MonkeyPatch], str]] = {
     "No usable Chromium": lambda _: _raised(
-        lambda: find_chromium(env={}, playwright_path="/nonexistent", system_paths=(), system_names=())
+        lambda: find_chromium(env={}, playwright_path="/nonexistent", system=NOWHERE, shells=NOWHERE)
     ),
     "cannot reach": lambda _: str(ProviderUnreachableError("http://127.0.0.1:8088/v1", "connection refused")),
     "--model openai": _no_key,
