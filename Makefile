@@ -11,20 +11,26 @@ DEV     := $(VENV)/.installed-dev
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
+# Packages go in with uv when it can be had (it installs the dev set in about 10 s where pip takes 35);
+# `make test INSTALLER=pip`, or a failed uv install, uses pip and its configuration (mirrors, constraints).
+INSTALLER ?= uv
+UV := $(VENV)/bin/uv
+INSTALL = $(if $(and $(filter uv,$(INSTALLER)),$(wildcard $(UV))),$(UV) pip install --quiet --python $(PY) --compile-bytecode $(1) || $(PY) -m pip install --quiet $(1),$(PY) -m pip install --quiet $(1))
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip uninstall --quiet --yes browser-agent 2>/dev/null || true  # the distribution's old name
+	$(if $(filter uv,$(INSTALLER)),$(PY) -m pip install --quiet uv || echo "uv is not available; installing with pip")
 
 # What the demo needs: the package and its runtime dependencies, and a Chromium.
 $(RUNTIME): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(call INSTALL,-e .)
 	$(PY) -m browser_agent.browser.install
 	touch $(RUNTIME)
 
 # What the tests need besides: the dev tools and every optional extra (providers, MCP, Ray, Pillow).
 $(DEV): pyproject.toml $(RUNTIME)
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(call INSTALL,-e '.[dev]')
 	touch $(DEV)
 
 demo: $(RUNTIME)  ## install the package and a Chromium, then run the offline demo (replay on a local shop)

@@ -166,6 +166,22 @@ async def test_custom_listbox_options_and_choice(form: BrowserSession) -> None:
     assert await form.page.locator("#o-banana").get_attribute("aria-selected") == "true"
 
 
+async def test_a_listbox_that_opens_late_is_not_taken_for_another_widgets_option(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    # Another widget shows an option all the time; the combobox's own list comes 250 ms after the click.
+    await session.navigate(server.url("controller/late_listbox.html"))
+    index = await index_of(session, "Pick a colour")
+    listed = await run1(session, {"action": "get_dropdown_options", "index": index})
+    assert listed.error is None, listed.error
+    assert "'Red'" in (listed.extracted_content or "") and "Basic" not in (listed.extracted_content or "")
+    await session.navigate(server.url("controller/late_listbox.html"))
+    index = await index_of(session, "Pick a colour")
+    chosen = await run1(session, {"action": "select_dropdown_option", "index": index, "text": "Green"})
+    assert chosen.error is None, chosen.error
+    assert await text_of(session, "#chosen") == "Green"
+
+
 async def test_tabs_open_switch_close(session: BrowserSession, server: LocalServer) -> None:
     first = session.current_tab_id
     opened = await run1(session, {"action": "open_tab", "url": server.url("controller/target.html")})

@@ -2,7 +2,9 @@
 
 The options are found from the widget itself: the element when it is the listbox, the listbox named by
 ``aria-controls``/``aria-owns`` (also on a combobox wrapper), or one inside it; as a last resort any
-visible ``[role=option]`` in the same document. Opening waits for the options to appear, with a cap.
+visible ``[role=option]`` in the same document, but only one the click brought out: another widget's
+option that was showing already (choices.js shows its current choice as one) is not this widget's.
+Opening waits for the options to appear, with a cap.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ __all__ = ["best_match", "choose", "open_options"]
 
 _OPEN_TIMEOUT_MS = 3_000  # only a widget that never opens waits this long
 
-_OPTIONS_JS = """([el, anywhere]) => {
+# ``seen``: the options showing anywhere before the click (null: take them all).
+_OPTIONS_JS = """([el, anywhere, seen]) => {
   const visible = (e) => !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)
     && getComputedStyle(e).visibility !== 'hidden';
   const root = el.getRootNode();
@@ -35,17 +38,25 @@ _OPTIONS_JS = """([el, anywhere]) => {
     const inner = node.querySelector('[role=listbox]');
     if (inner) boxes.push(inner);
   };
+  const shown = (box) =>
+    [...box.querySelectorAll('[role=option], [role=menuitem], [role=treeitem]')].filter(visible);
   addFrom(el);
   addFrom(el.closest('[role=combobox]'));
   addFrom(el.closest('[role=listbox]'));
-  if (anywhere) boxes.push(root, el.ownerDocument);
   for (const box of boxes) {
-    const items = box.querySelectorAll('[role=option], [role=menuitem], [role=treeitem]');
-    const found = [...items].filter(visible);
+    const found = shown(box);
+    if (found.length) return found;
+  }
+  if (!anywhere) return null;
+  const before = new Set(seen || []);
+  for (const box of [root, el.ownerDocument]) {
+    const found = shown(box).filter((e) => !before.has(e));
     if (found.length) return found;
   }
   return null;
 }"""
+# The options showing anywhere in the widget's document (and shadow root) now.
+_SHOWN_ANYWHERE_JS = f"(el) => ({_OPTIONS_JS})([el, true, null]) || []"
 
 
 def _normal(text: str) -> str:
@@ -69,18 +80,20 @@ async def _elements(array: JSHandle) -> list[ElementHandle]:
 
 
 async def _options_now(handle: ElementHandle, *, anywhere: bool) -> list[ElementHandle]:
-    array = await handle.evaluate_handle(f"(el, anywhere) => ({_OPTIONS_JS})([el, anywhere])", anywhere)
+    array = await handle.evaluate_handle(f"(el, anywhere) => ({_OPTIONS_JS})([el, anywhere, null])", anywhere)
     return [] if await array.json_value() is None else await _elements(array)
 
 
-async def _wait_for_options(handle: ElementHandle) -> list[ElementHandle]:
+async def _wait_for_options(handle: ElementHandle, seen: JSHandle) -> list[ElementHandle]:
+    """The options a click brought out: the widget's own, else new ones anywhere in its document; when
+    none come, those that were showing already (a list open all along)."""
     frame = await handle.owner_frame()
     if frame is None:
         return []
     try:
-        array = await frame.wait_for_function(_OPTIONS_JS, arg=[handle, True], timeout=_OPEN_TIMEOUT_MS)
+        array = await frame.wait_for_function(_OPTIONS_JS, arg=[handle, True, seen], timeout=_OPEN_TIMEOUT_MS)
     except PlaywrightTimeoutError:
-        return []
+        return await _options_now(handle, anywhere=True)
     return await _elements(array)
 
 
@@ -99,8 +112,9 @@ async def _open(handle: ElementHandle, *, force: bool) -> tuple[list[tuple[str, 
     options = [] if force else await _options_now(handle, anywhere=False)
     clicked = not options
     if clicked:
+        seen = await handle.evaluate_handle(_SHOWN_ANYWHERE_JS)
         await handle.click()
-        options = await _wait_for_options(handle)
+        options = await _wait_for_options(handle, seen)
     texts = []
     for option in options:
         try:
