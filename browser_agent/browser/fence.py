@@ -219,7 +219,7 @@ class DomainFence:
         url = request.url
         page = _page_of(request)
         if not self.allows(url):
-            self._record(url, url, page)
+            self._record(url, url, page, window=page is None)  # no tab yet: a pop-up's first document
             await route.abort("aborted")
             return
         if page is not None:

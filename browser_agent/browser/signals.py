@@ -5,7 +5,7 @@ Read from the tab's own CDP session. Chromium reports a navigation the page requ
 input, so once a command sent after the input is answered on that session, both are known: this is how
 Playwright's own click knows whether to wait for a navigation. The wait that follows ends on an event:
 the new document commits, or the navigation stops without one (a download, a 204); the new tab is
-reported. Or at its cap.
+reported, or the fence refused the window. Or at its cap.
 """
 
 from __future__ import annotations

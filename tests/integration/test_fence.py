@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -86,7 +87,10 @@ async def test_new_tabs_and_popups_off_the_list_are_refused(
     fenced: BrowserSession, good: AllowedSite, bad: DisallowedSite, path: str, control: str
 ) -> None:
     await _open(fenced, good, path)
+    started = time.monotonic()
     await _click(fenced, control)
+    # The click knows the refused window will never be a tab: it does not wait for one until its cap.
+    assert time.monotonic() - started < fenced.config.action_timeout_ms / 1000
     await _blocked_soon(fenced)
     assert bad.requests == []
     for tab in await fenced.tabs():
