@@ -28,10 +28,12 @@ $(RUNTIME): pyproject.toml | $(PY)
 	$(PY) -m browser_agent.browser.install
 	touch $(RUNTIME)
 
-# What the tests need besides: the dev tools and every optional extra (providers, MCP, Ray, Pillow).
-$(DEV): pyproject.toml $(RUNTIME)
+# What the tests need besides: the dev tools and every optional extra (providers, MCP, Ray, Pillow). In one
+# install with the runtime (one resolution, one pass compiling bytecode), then the same Chromium.
+$(DEV): pyproject.toml | $(PY)
 	$(call INSTALL,-e '.[dev]')
-	touch $(DEV)
+	$(PY) -m browser_agent.browser.install
+	touch $(RUNTIME) $(DEV)
 
 demo: $(RUNTIME)  ## install the package and a Chromium, then run the offline demo (replay on a local shop)
 	$(VENV)/bin/browser-agent demo

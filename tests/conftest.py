@@ -24,7 +24,8 @@ TESTS = Path(__file__).parent
 PAGES = TESTS / "pages"
 FOLDER_MARKERS = ("unit", "integration")
 # Files whose tests each take many seconds (a Ray cluster, CLI subprocesses, examples, servers killed and
-# restarted): started first, so the workers share them out instead of one worker ending the run alone.
+# restarted), longest first: started first, so the workers share them out instead of one worker ending the
+# run alone with a 10 s test.
 LONG_FIRST = (
     "test_ray.py",
     "test_cli.py",
@@ -47,8 +48,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_start_order)  # stable: the collection order otherwise
 
 
-def _start_order(item: pytest.Item) -> tuple[bool, bool]:
-    return item.get_closest_marker("alone") is None, item.path.name not in LONG_FIRST
+def _start_order(item: pytest.Item) -> tuple[bool, int]:
+    name = item.path.name
+    long_rank = LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+    return item.get_closest_marker("alone") is None, long_rank
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
