@@ -271,12 +271,25 @@ const handlers = {
   batch_end: () => { $('batch-counts').append(' — finished'); },
 };
 
+// Events other than frames are put on the page in batches, at most every EVENT_BATCH_MS: a fast agent sends
+// several a step, and each change drawn apart is work for the machine the agent runs on (no one reads
+// faster than this anyway).
+const EVENT_BATCH_MS = 150;
+const pending = [];
+
+function flush() {
+  ui.flushTimer = null;
+  for (const event of pending.splice(0)) handlers[event.type]?.(event);
+}
+
 function connect() {
   const socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
   ui.socket = socket;
   socket.onmessage = (message) => {
     const event = JSON.parse(message.data);
-    handlers[event.type]?.(event);
+    if (event.type === 'frame') { showFrame(event); return; }
+    pending.push(event);
+    ui.flushTimer ??= setTimeout(flush, EVENT_BATCH_MS);
   };
   socket.onclose = () => { ui.socket = null; $('state').textContent = 'disconnected'; setTimeout(connect, 1000); };
 }
