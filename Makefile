@@ -15,7 +15,8 @@ help:  ## list the targets
 # `make test INSTALLER=pip`, or a failed uv install, uses pip and its configuration (mirrors, constraints).
 INSTALLER ?= uv
 UV := $(VENV)/bin/uv
-INSTALL = $(if $(and $(filter uv,$(INSTALLER)),$(wildcard $(UV))),$(UV) pip install --quiet --python $(PY) --compile-bytecode $(1) || $(PY) -m pip install --quiet $(1),$(PY) -m pip install --quiet $(1))
+PIP_INSTALL = $(PY) -m pip install --quiet
+INSTALL = $(if $(and $(filter uv,$(INSTALLER)),$(wildcard $(UV))),$(UV) pip install --quiet --python $(PY) --compile-bytecode $(1) || )$(PIP_INSTALL) $(1)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

@@ -49,13 +49,11 @@ _OPTIONS_JS = """([el, anywhere, seen]) => {
   }
   if (!anywhere) return null;
   const before = new Set(seen || []);
-  for (const box of [root, el.ownerDocument]) {
-    const found = shown(box).filter((e) => !before.has(e));
-    if (found.length) return found;
-  }
-  return null;
+  const wide = root === el.ownerDocument ? [root] : [root, el.ownerDocument];
+  const found = wide.flatMap(shown).filter((e) => !before.has(e));
+  return found.length ? found : null;
 }"""
-# The options showing anywhere in the widget's document (and shadow root) now.
+# The options showing now in the widget's shadow root and its document (when it has none of its own).
 _SHOWN_ANYWHERE_JS = f"(el) => ({_OPTIONS_JS})([el, true, null]) || []"
 
 
