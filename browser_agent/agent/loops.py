@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,19 +19,23 @@ from browser_agent.record import ActionCall, describe_call
 __all__ = ["MAX_REPEATS", "LoopWatch", "loop_error", "page_key", "repeat_warning"]
 
 MAX_REPEATS = 3
+_DIGITS = re.compile(r"\d+")
 
 
 def page_key(url: str, snapshot: DomSnapshot | None) -> str:
     """What makes two observations "the same page": the URL, where it is scrolled, its text and elements
     and their state (checked, expanded, a field's value): a click, toggle or scroll that changed what
-    the page shows is no repeat."""
+    the page shows is no repeat. The numbers in the page's plain text are left out: a clock, a countdown
+    or "3 minutes ago" changes them every second by itself, and would make every page a new one. The
+    price: a number in plain text raised by the same click step after step (a counter beside a "+"
+    button) reads as a repeat; a field's value, a checkbox's state or any other change still counts."""
     items: list[Any] = []
     if snapshot is not None:
         for item in snapshot.items:
             if isinstance(item, ElementNode):
                 items.append((item.tag, item.name, item.text, item.states, item.attributes.get("value", "")))
             else:
-                items.append(item.text)
+                items.append(_DIGITS.sub("#", item.text))
     scrolled = None if snapshot is None else round(snapshot.scroll.scroll_y)
     return hashlib.sha1(json.dumps([url, scrolled, items]).encode(), usedforsecurity=False).hexdigest()
 

@@ -210,6 +210,32 @@ async def test_a_repeat_is_told_to_the_model_and_the_third_ends_the_step(
     assert steps[3].results and steps[3].error is None
 
 
+async def test_a_repeat_is_seen_on_a_page_whose_clock_ticks(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    # The countdown changes the page's text between any two steps; typing the same name again is still
+    # the same action on the same page.
+    await session.navigate(server.url("agent/clock.html"))
+    seen: list[str] = []
+
+    def policy(messages: list[BaseMessage]) -> dict[str, Any]:
+        seen.append(_state(messages))
+        name = find_index(page_of_state(seen[-1]), "input", "Name")
+        return {
+            "current_state": brain("type"),
+            "action": [{"action": "input_text", "index": name, "text": "Ada"}],
+        }
+
+    agent = Agent("Type Ada and submit", ScriptedChatModel(policy=policy), browser=session)
+    history = await agent.run(max_steps=5)
+    assert re.search(r"Time left: \d+ s", seen[2]) and seen[1] != seen[2], (
+        "the clock ticked between the steps"
+    )
+    # Step 1 fills the field; step 2 sends the same on the filled page, 3 and 4 repeat that, 5 is not run.
+    assert "You sent exactly these actions on this same page before (step 2)" in seen[3]
+    assert history.steps[4].error is not None and history.steps[4].error.startswith("Loop:")
+
+
 async def test_a_toggle_that_changes_the_page_is_no_repeat(
     session: BrowserSession, server: LocalServer
 ) -> None:
