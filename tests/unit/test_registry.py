@@ -317,3 +317,35 @@ def test_a_fenced_agent_is_not_offered_a_web_search_it_could_never_run() -> None
     assert "search_web" in offered(Agent("t", llm, browser=wide))
     with pytest.raises(UserError, match="in one place"):
         Agent("t", llm, browser=wide, settings=AgentSettings(allowed_domains=local))
+
+
+def _bump_action(default: int) -> Any:
+    """An action made by a factory: the same code each time, its default from the call."""
+
+    def bump(by: int = default) -> str:
+        """Raise the counter.
+
+        Args:
+            by: how much to add
+        """
+        return str(by)
+
+    return bump
+
+
+def test_an_action_registered_again_reuses_its_models_unless_what_they_are_made_of_differs() -> None:
+    first, second = Controller().registry, Controller().registry
+    assert first.get("click_element").action_model is second.get("click_element").action_model
+
+    one, again, other = Controller(), Controller(), Controller()
+    one.action("Raise the counter")(_bump_action(1))
+    again.action("Raise the counter")(_bump_action(1))
+    other.action("Raise the counter")(_bump_action(2))
+    assert one.registry.get("bump").param_model is again.registry.get("bump").param_model
+    assert one.registry.get("bump").function is not again.registry.get("bump").function
+    fields = other.registry.get("bump").param_model.model_fields["by"]
+    assert fields.default == 2 and fields.description == "how much to add"
+    assert one.registry.get("bump").param_model.model_fields["by"].default == 1
+    described = Controller()
+    described.action("Add to the counter")(_bump_action(1))
+    assert described.registry.get("bump").action_model.__doc__ == "Add to the counter"
