@@ -3,7 +3,9 @@ model built from the actions offered on the page (``build_output_model``)."""
 
 from __future__ import annotations
 
+import ast
 import functools
+import re
 from typing import Annotated, Any, ClassVar, get_args, get_origin
 
 from pydantic import BaseModel, Field, create_model, field_validator
@@ -38,7 +40,9 @@ class AgentOutput(BaseModel):
         missing or mistyped field of the action itself is still an error for the model, with one
         exception: when the action lacks exactly one field it needs and holds exactly one field no action
         takes, that value is the missing field's (small models copy the reply example's ``"<parameter>"``
-        key: ``{"action": "click_element", "parameter": 3}``); it is still validated as that field.
+        key: ``{"action": "click_element", "parameter": 3}``); it is still validated as that field. An
+        action written as a call, ``{"action": "click_element(index=1)"}`` (the memo of past steps writes
+        actions so), is read as that action with those arguments when every argument is a literal.
         """
         if not isinstance(value, list):
             return value
@@ -55,6 +59,10 @@ def _own_fields(
         return item
     name = str(item.get("action"))
     taken = action_fields.get(name)
+    if taken is None and (call := _call_text(name, action_fields)) is not None:
+        name, arguments = call
+        item = {**arguments, **{k: v for k, v in item.items() if v is not None}, "action": name}
+        taken = action_fields[name]
     if taken is None:
         return {k: v for k, v in item.items() if v is not None}
     own = taken | {"action"}
@@ -64,6 +72,29 @@ def _own_fields(
     if len(foreign) == 1 and len(missing) == 1:
         kept[next(iter(missing))] = kept.pop(foreign[0])
     return kept
+
+
+_CALL = re.compile(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", re.DOTALL)
+_MAX_CALL_CHARS = 4_000
+
+
+def _call_text(text: str, action_fields: dict[str, frozenset[str]]) -> tuple[str, dict[str, Any]] | None:
+    """``"click_element(index=1)"`` as the action's name: the action and its arguments, when the name is an
+    action's and every argument a keyword with a literal value (small models copy the call as the memo of
+    past steps writes it); None for anything else, which stays an error for the model."""
+    match = _CALL.fullmatch(text) if len(text) <= _MAX_CALL_CHARS else None
+    if match is None or match.group(1) not in action_fields:
+        return None
+    try:
+        call = ast.parse(f"f({match.group(2)})", mode="eval").body
+        if not isinstance(call, ast.Call) or call.args:
+            return None
+        arguments = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg is not None}
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        return None
+    if len(arguments) != len(call.keywords):
+        return None
+    return match.group(1), arguments
 
 
 @functools.lru_cache(maxsize=64)

@@ -177,6 +177,32 @@ def test_a_lone_unknown_field_fills_the_one_field_the_action_lacks() -> None:
         parse({"action": "input_text", "parameter": "3"})
 
 
+def test_an_action_written_as_a_call_is_read_as_that_call() -> None:
+    """Small models copy the memo's call text into the action's name: "click_element(index=1)"."""
+    brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "go"}
+
+    def parse(action: dict[str, object]) -> dict[str, object]:
+        parsed = output_model().model_validate({"current_state": brain, "action": [action]})
+        return parsed.action[0].model_dump()
+
+    assert parse({"action": "click_element(index=1)"}) == {"action": "click_element", "index": 1}
+    typed = parse({"action": "input_text(index=0, text='Ada (admin)')"})
+    assert typed["index"] == 0 and typed["text"] == "Ada (admin)"
+    assert parse({"action": "go_back()"}) == {"action": "go_back"}
+    assert parse({"action": "click_element(index=1)", "index": 2})["index"] == 2, "a field given wins"
+    assert parse({"action": "click_element(index=1)", "index": None})["index"] == 1
+    for text in (
+        "click_element(1)",  # a positional argument: which field?
+        "click_element(index=len('xx'))",  # not a literal: nothing is run
+        "fly(to='moon')",  # not an action
+        "click_element(index=1",  # not a call
+    ):
+        with pytest.raises(ValueError, match="does not match any of the expected tags"):
+            parse({"action": text})
+    with pytest.raises(ValueError, match=r"click_element.index\n  Input should be a valid integer"):
+        parse({"action": "click_element(index='Submit')"})  # still validated
+
+
 def test_anthropic_requests_mark_the_stable_beginning_for_its_cache() -> None:
     anthropic = pytest.importorskip("langchain_anthropic")
     llm = anthropic.ChatAnthropic(model="claude-sonnet-4-5", api_key="sk-ant-test")
