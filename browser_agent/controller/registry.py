@@ -191,14 +191,13 @@ def _key(
 ) -> Hashable | None:
     """Everything the models of ``fn`` depend on: its code, signature defaults, annotations, docstring
     and module; None for a callable that is not a plain function, or a key that cannot be hashed."""
-    code = getattr(fn, "__code__", None)
-    if code is None or not inspect.isfunction(fn):
+    if not inspect.isfunction(fn):
         return None
     key = (
         name,
         description,
         param_model,
-        code,
+        fn.__code__,
         fn.__module__,
         fn.__doc__,
         fn.__defaults__,

@@ -1,7 +1,7 @@
 """Write the bytecode of what the suite imports, once, before it starts (`make test` runs this beside mypy).
 
 The dev install does not compile bytecode: compiling all 12,800 modules of the dev set (the Anthropic and
-OpenAI clients, Ray) takes about 17 CPU-seconds, and the suite imports about 5,000 of them. Instead this
+OpenAI clients, Ray) takes about 17 CPU-seconds, and the suite imports about 6,400 of them. Instead this
 process imports what the suite's processes import — every module of the package, the test modules (by
 collecting them) and the optional parts that tests start in subprocesses — and Python writes each one's
 bytecode as it goes. The test workers and subprocesses then find it; a module first imported later is
