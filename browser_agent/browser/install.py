@@ -9,6 +9,7 @@ missing (best effort): headless runs then use it, at a third of the processor pe
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -22,7 +23,10 @@ from browser_agent.errors import BrowserError
 __all__ = ["ensure_chromium", "main"]
 
 
+@functools.cache
 def _bundled_path() -> str | None:
+    """Where Playwright keeps its own Chromium (the path is the same before and after it is installed);
+    asked once, as each ask starts Playwright's driver (0.4 s)."""
     with sync_playwright() as pw:
         return pw.chromium.executable_path
 
