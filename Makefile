@@ -20,11 +20,15 @@ unexport PYTHONDONTWRITEBYTECODE
 INSTALLER ?= uv
 UV := $(VENV)/bin/uv
 PIP_INSTALL = $(PY) -m pip install --quiet --no-compile
-INSTALL = $(if $(and $(filter uv,$(INSTALLER)),$(wildcard $(UV))),$(UV) pip install --quiet --python $(PY) $(1) || )$(PIP_INSTALL) $(1)
+# pip itself goes into the environment only when it is used (see $(PY) below).
+ENSURE_PIP = { $(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --quiet; }
+INSTALL = $(if $(and $(filter uv,$(INSTALLER)),$(wildcard $(UV))),$(UV) pip install --quiet --python $(PY) $(1) || ){ $(ENSURE_PIP) && $(PIP_INSTALL) $(1); }
 
+# With uv, the environment is made without pip (putting pip in takes 4 s) and this Python's own pip puts uv
+# in it (pip 22.3 and later can install into another environment); where that cannot be done, the usual
+# environment with pip, which then installs uv, or everything when uv cannot be had.
 $(PY):
-	$(PYTHON) -m venv $(VENV)
-	$(if $(filter uv,$(INSTALLER)),$(PY) -m pip install --quiet uv || echo "uv is not available; installing with pip")
+	$(if $(filter uv,$(INSTALLER)),$(PYTHON) -m venv --without-pip $(VENV) && $(PYTHON) -m pip --python $(PY) install --quiet uv 2>/dev/null || { $(PYTHON) -m venv $(VENV) && { $(PY) -m pip install --quiet uv || echo "uv is not available; installing with pip"; }; },$(PYTHON) -m venv $(VENV))
 
 # What the demo needs: the package and its runtime dependencies, and a Chromium.
 $(RUNTIME): pyproject.toml | $(PY)
