@@ -6,7 +6,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 import typing
 from pathlib import Path
@@ -19,6 +18,7 @@ from browser_agent.cli import build_parser, main
 from browser_agent.cli.options import tool_calling_methods
 from browser_agent.extras import version
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.forked import python_run
 from tests.support.server import LocalServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,17 +28,17 @@ pytest.importorskip("langchain_openai")
 def cli(
     *args: str, env: dict[str, str] | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
+    """``python -m browser_agent ARGS`` in its own process, forked from one that has imported the package
+    (tests/support/forked.py; ``--version`` starts a new interpreter)."""
     clean = {
         k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("BROWSER_")
     }
-    return subprocess.run(
-        [sys.executable, "-m", "browser_agent", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
+    return python_run(
+        ["-m", "browser_agent", *args],
         env=clean | (env or {}),
         cwd=ROOT,
-        check=False,
+        timeout=timeout,
+        fresh=args == ("--version",),
     )
 
 

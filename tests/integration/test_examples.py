@@ -7,12 +7,12 @@ from __future__ import annotations
 import ast
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.forked import python_run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # What the README documents for users; anything else in browser_agent is internal and may change.
@@ -30,17 +30,15 @@ PUBLIC_MODULES = {
 def run_example(
     name: str, extra_env: dict[str, str] | None = None, timeout: float = 55
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``examples/name`` as a reader would, with none of the variables that choose a model or browser."""
+    """Run ``examples/name`` as a reader would, with none of the variables that choose a model or browser.
+
+    The quickstart, the first a reader runs, starts a new interpreter; the others are forked from one that
+    has imported the package already (tests/support/forked.py), which is all they would import first.
+    """
     chosen = ("BROWSER_AGENT_", "OPENAI_", "PLAYWRIGHT_WS_ENDPOINT")
     env = {k: v for k, v in os.environ.items() if not k.startswith(chosen)}
-    return subprocess.run(
-        [sys.executable, str(EXAMPLES / name)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env | (extra_env or {}),
-        check=False,
-    )
+    path = str(EXAMPLES / name)
+    return python_run([path], env=env | (extra_env or {}), timeout=timeout, fresh=name == "quickstart.py")
 
 
 @pytest.mark.parametrize(

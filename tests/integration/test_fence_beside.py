@@ -5,9 +5,9 @@ makes itself, and replays. The disallowed server's own log is the evidence: it m
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -21,6 +21,7 @@ from browser_agent.dom.serializer import render
 from browser_agent.errors import DomainNotAllowedError
 from browser_agent.record import AgentStep
 from tests.support.fence_sites import MARKER, AllowedSite, DisallowedSite
+from tests.support.forked import python_run
 from tests.support.pages import index_of
 
 
@@ -246,13 +247,9 @@ async def test_replay_takes_a_fence_the_user_gives(
 
 
 def _replay_cli(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "browser_agent", "replay", str(path), "--on-failure", "skip", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    """``python -m browser_agent replay`` in its own process (forked: tests/support/forked.py)."""
+    command = ["-m", "browser_agent", "replay", str(path), "--on-failure", "skip", *args]
+    return python_run(command, env=os.environ, timeout=60)
 
 
 async def test_browser_agent_replay_keeps_to_the_recorded_fence_unless_told_otherwise(

@@ -1,0 +1,236 @@
+"""Run ``python ARGS`` as a process forked from one that has already imported the package and what its
+commands import, instead of a new interpreter that imports them all again (about a CPU-second each time,
+most of a short command's cost on two cores).
+
+The command still runs as its own process, as ``python ARGS`` would: its own arguments, environment,
+working directory and standard streams, ``__main__`` run by ``runpy`` as the interpreter runs it, the
+interpreter's own ending (``atexit``, threads joined, buffers flushed) and its exit code. What differs
+from a new interpreter is only what was imported before: a test about what a command imports, or about
+the interpreter's start, uses ``subprocess`` instead (``fresh=True`` below).
+
+One server process per test process, started at first use: it imports, then forks a child per request.
+A request is a packet on a Unix socket carrying the command as JSON and the three standard streams as
+file descriptors; the answer is the child's pid, then its exit code. The server ends with its parent
+(it reads its stdin, a pipe from the test process, to the end).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import importlib
+import json
+import os
+import runpy
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import types
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["python_run"]
+
+# What the package's commands and the examples import: loaded once in the server, shared by every child.
+PRELOAD = (
+    "browser_agent",
+    "browser_agent.agent",
+    "browser_agent.cli.main",
+    "browser_agent.cli.run",
+    "browser_agent.cli.options",
+    "browser_agent.models",
+    "browser_agent.testing",
+    "browser_agent.demo",
+    "browser_agent.output",
+    "browser_agent.batch",
+    "browser_agent.workflow",
+    "browser_agent.export",
+    "langchain_openai",
+    "playwright.async_api",
+)
+_PACKET = 1 << 20
+
+
+def python_run(
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    cwd: str | Path | None = None,
+    timeout: float = 60,
+    fresh: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """What ``subprocess.run([sys.executable, *args], capture_output=True, text=True, check=False)``
+    gives, with ``env``, ``cwd`` and ``timeout``; run by a forked child unless ``fresh`` (or no fork)."""
+    command = [sys.executable, *args]
+    if fresh or not hasattr(os, "fork"):
+        return subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout, env=dict(env), cwd=cwd, check=False
+        )
+    return _Server.get().run(command, dict(env), str(cwd or os.getcwd()), timeout)
+
+
+class _Server:
+    _current: _Server | None = None
+    _lock = threading.Lock()
+
+    @classmethod
+    def get(cls) -> _Server:
+        with cls._lock:
+            if cls._current is None or cls._current.process.poll() is not None:
+                cls._current = cls()
+            return cls._current
+
+    def __init__(self) -> None:
+        self.path = os.path.join(tempfile.mkdtemp(prefix="forked-"), "socket")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("BROWSER_", "OPENAI_", "PYTEST_"))}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.support.forked", self.path],
+            stdin=subprocess.PIPE,
+            env={k: v for k, v in env.items() if not k.endswith("_API_KEY")},
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        atexit.register(self.close)
+        deadline = time.monotonic() + 60
+        while not os.path.exists(self.path):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the forking server did not start")
+            time.sleep(0.02)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()  # the server reads to the end and stops
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
+        if self.process.poll() is None:
+            self.process.kill()
+
+    def run(
+        self, command: list[str], env: dict[str, str], cwd: str, timeout: float
+    ) -> subprocess.CompletedProcess[str]:
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        null = os.open(os.devnull, os.O_RDONLY)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as conn:
+            conn.connect(self.path)
+            request = json.dumps({"args": command[1:], "env": env, "cwd": cwd}).encode()
+            socket.send_fds(conn, [request], [null, out_w, err_w])
+            for fd in (null, out_w, err_w):
+                os.close(fd)
+            pid = int(conn.recv(64))
+            deadline = time.monotonic() + timeout
+            try:
+                out, err = _read_both(out_r, err_r, deadline)
+                conn.settimeout(max(0.1, deadline - time.monotonic()))
+                code = int(conn.recv(64))
+            except (TimeoutError, OSError) as exc:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                raise subprocess.TimeoutExpired(command, timeout) from exc
+        return subprocess.CompletedProcess(command, code, _text(out), _text(err))
+
+
+def _read_both(out_r: int, err_r: int, deadline: float) -> tuple[bytes, bytes]:
+    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
+    with selectors.DefaultSelector() as selector:
+        for fd in chunks:
+            selector.register(fd, selectors.EVENT_READ)
+        try:
+            while selector.get_map():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                for key, _ in selector.select(left):
+                    data = os.read(key.fd, 65536)
+                    if data:
+                        chunks[key.fd].append(data)
+                    else:
+                        selector.unregister(key.fd)
+        finally:
+            for fd in chunks:
+                os.close(fd)
+    return b"".join(chunks[out_r]), b"".join(chunks[err_r])
+
+
+def _text(data: bytes) -> str:
+    """As ``text=True`` reads a stream: the locale's encoding, universal newlines."""
+    return data.decode(errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+# -- the server ----------------------------------------------------------------------------------
+
+
+def _serve(path: str) -> tuple[dict[str, Any], list[int]]:
+    """Import, then fork a child per request; returns only in a child, with its request and streams."""
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(path + ".new")
+    os.rename(path + ".new", path)  # the client waits for the name: it exists once it can connect
+    listener.listen(16)
+    selector = selectors.DefaultSelector()
+    selector.register(listener, selectors.EVENT_READ, "request")
+    selector.register(sys.stdin, selectors.EVENT_READ, "parent")
+    while True:
+        for key, _ in selector.select():
+            if key.data == "parent":
+                if not os.read(sys.stdin.fileno(), 4096):
+                    os._exit(0)  # the test process is gone: so is this one (its children run on)
+            elif key.data == "request":
+                conn, _ = listener.accept()
+                message, fds, _, _ = socket.recv_fds(conn, _PACKET, 3)
+                assert threading.active_count() == 1, "no fork with a thread running"
+                pid = os.fork()
+                if pid == 0:
+                    selector.close()
+                    listener.close()
+                    conn.close()
+                    return json.loads(message), fds
+                for fd in fds:
+                    os.close(fd)
+                conn.send(str(pid).encode())
+                selector.register(os.pidfd_open(pid), selectors.EVENT_READ, (pid, conn))
+            else:
+                pid, conn = key.data
+                _, status = os.waitpid(pid, 0)
+                with contextlib.suppress(OSError):  # the client gave up (a timeout)
+                    conn.send(str(os.waitstatus_to_exitcode(status)).encode())
+                conn.close()
+                selector.unregister(key.fd)
+                os.close(key.fd)
+
+
+def _become(request: dict[str, Any], fds: list[int]) -> None:
+    """In the child: take the request's streams, directory, environment and arguments, as a new
+    interpreter started with them would have them; then run ``-c CODE``, ``-m MODULE`` or a script as
+    ``__main__``, as it would."""
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    args: list[str] = request["args"]
+    if args[0] == "-c":
+        sys.argv = ["-c", *args[2:]]
+        sys.path[0] = ""
+        main = sys.modules["__main__"] = types.ModuleType("__main__")  # as empty as a new interpreter's
+        exec(compile(args[1], "<string>", "exec"), vars(main))
+    elif args[0] == "-m":
+        sys.argv = [args[1], *args[2:]]
+        sys.path[0] = os.getcwd()
+        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+    else:
+        sys.argv = list(args)
+        sys.path[0] = os.path.dirname(os.path.abspath(args[0]))
+        runpy.run_path(args[0], run_name="__main__")
+
+
+if __name__ == "__main__":
+    _become(*_serve(sys.argv[1]))

@@ -1,0 +1,63 @@
+"""A forked command behaves as ``python ARGS`` in a new interpreter would (tests/support/forked.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.forked import python_run
+
+SCRIPT = """
+import atexit, os, sys, threading, time
+print("argv", sys.argv[1:], "cwd", os.getcwd(), "var", os.environ.get("FORKED_VAR"))
+print("path0", sys.path[0])
+print("main", __name__, "stdin", repr(sys.stdin.read()))
+atexit.register(lambda: print("atexit ran", flush=True))
+threading.Thread(target=lambda: (time.sleep(0.2), print("thread joined"))).start()
+print("to stderr\\r\\nline", file=sys.stderr)
+sys.exit(int(sys.argv[1]))
+"""
+
+
+@pytest.mark.parametrize("fresh", [True, False])
+def test_a_forked_script_gets_its_arguments_environment_streams_and_ending(
+    tmp_path: Path, fresh: bool
+) -> None:
+    script = tmp_path / "s.py"
+    script.write_text(SCRIPT)
+    env = {**os.environ, "FORKED_VAR": "seen"}
+    done = python_run([str(script), "3", "x y"], env=env, cwd=tmp_path, fresh=fresh)
+    assert done.returncode == 3
+    assert done.args == [sys.executable, str(script), "3", "x y"]
+    lines = done.stdout.splitlines()
+    assert lines[:3] == [
+        f"argv ['3', 'x y'] cwd {tmp_path} var seen",
+        f"path0 {tmp_path}",
+        "main __main__ stdin ''",
+    ]
+    assert lines[3:] == ["thread joined", "atexit ran"]
+    assert done.stderr == "to stderr\nline\n"
+
+
+def test_a_forked_module_runs_as_main_and_an_exception_is_exit_1_with_its_traceback(tmp_path: Path) -> None:
+    done = python_run(["-m", "browser_agent", "--version"], env=dict(os.environ))
+    assert done.returncode == 0 and done.stdout.strip()
+    new = python_run(["-m", "browser_agent", "--version"], env=dict(os.environ), fresh=True)
+    assert done.stdout == new.stdout
+    script = tmp_path / "boom.py"
+    script.write_text("raise ValueError('boom')\n")
+    failed = python_run([str(script)], env=dict(os.environ))
+    assert failed.returncode == 1
+    assert "Traceback" in failed.stderr and "ValueError: boom" in failed.stderr
+
+
+def test_a_forked_command_past_its_timeout_is_killed_and_the_next_runs(tmp_path: Path) -> None:
+    script = tmp_path / "slow.py"
+    script.write_text("import time; time.sleep(30)\n")
+    with pytest.raises(subprocess.TimeoutExpired):
+        python_run([str(script)], env=dict(os.environ), timeout=1)
+    assert python_run(["-c", "print('next')"], env=dict(os.environ)).stdout == "next\n"
