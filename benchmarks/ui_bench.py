@@ -106,12 +106,13 @@ async def _watch(live: LiveServer, seconds: float, masked: bool) -> list[float]:
         end = time.monotonic() + seconds
         while (left := end - time.monotonic()) > 0:
             try:
-                event = json.loads(await asyncio.wait_for(socket.recv(), left))
+                message = json.loads(await asyncio.wait_for(socket.recv(), left))
             except TimeoutError:
                 break
-            if event["type"] == "frame":  # a masked capture: from its picture taken (our clock)
-                start = event["captured"] if masked else event["sent"]
-                latencies.append((time.time() - start) * 1000)
+            for event in message:  # a list: events, then maybe a frame
+                if event["type"] == "frame":  # a masked capture: from its picture taken (our clock)
+                    start = event["captured"] if masked else event["sent"]
+                    latencies.append((time.time() - start) * 1000)
     return latencies
 
 

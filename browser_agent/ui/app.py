@@ -189,8 +189,7 @@ async def _viewer(ui: UiState, ws: WebSocket) -> None:
 
     async def sending() -> None:
         while True:
-            for event in await viewer.next_batch():
-                await ws.send_text(json.dumps(event))
+            await ws.send_text(json.dumps(await viewer.next_batch()))
 
     sender = asyncio.get_running_loop().create_task(sending())
     try:

@@ -3,11 +3,14 @@
 Events (a step began, a step ended, the run paused, a question for the human) are small and all matter:
 each viewer gets every one, in order, and a viewer that connects late first gets the backlog of the run
 under way. Frames are large and only the newest matters: a slow viewer skips frames, never events.
+Each WebSocket message is a JSON list: the events gathered since the last (at most every
+``EVENT_GAP_S``), then the newest frame.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +19,7 @@ __all__ = ["Event", "Hub", "Viewer"]
 
 Event = dict[str, Any]
 MAX_BACKLOG = 2_000  # events kept for viewers who connect during a long run
+EVENT_GAP_S = 0.1  # a viewer is sent events at most this often; frames go at once
 
 
 class Viewer:
@@ -25,6 +29,7 @@ class Viewer:
         self.events: deque[Event] = deque()
         self.frame: Event | None = None
         self.wake = asyncio.Event()
+        self._events_sent = -EVENT_GAP_S  # when events were last handed out (monotonic)
 
     def push(self, event: Event) -> None:
         self.events.append(event)
@@ -34,16 +39,26 @@ class Viewer:
         self.frame = frame
         self.wake.set()
 
-    async def next_batch(self) -> list[Event]:
-        """Wait for something to send: the pending events, then the newest frame, if any."""
-        await self.wake.wait()
-        self.wake.clear()
-        batch = list(self.events)
-        self.events.clear()
-        if self.frame is not None:
-            batch.append(self.frame)
-            self.frame = None
-        return batch
+    async def next_batch(self, gap: float = EVENT_GAP_S) -> list[Event]:
+        """Wait for something to send: the pending events, at most every ``gap`` seconds (a fast run's
+        events of several steps go as one message, not one message each, which is work for the viewer's
+        browser on the machine the agent runs on), then the newest frame, as soon as it comes."""
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch: list[Event] = []
+            waited = time.monotonic() - self._events_sent
+            if self.events and waited >= gap:
+                batch.extend(self.events)
+                self.events.clear()
+                self._events_sent = time.monotonic()
+            elif self.events:  # too soon after the last: they go with the next wake-up, by then at the latest
+                asyncio.get_running_loop().call_later(gap - waited, self.wake.set)
+            if self.frame is not None:
+                batch.append(self.frame)
+                self.frame = None
+            if batch:
+                return batch
 
 
 class Hub:

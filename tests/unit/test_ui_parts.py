@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from browser_agent.record import AgentHistory
 from browser_agent.sensitive import Secrets
 from browser_agent.ui.ask_human import ASK_HUMAN, HumanChannel, with_ask_human
 from browser_agent.ui.auth import TokenGuard
-from browser_agent.ui.hub import Hub
+from browser_agent.ui.hub import Hub, Viewer
 from browser_agent.ui.launch import RunForm, _chosen, _fence, secret_names
 from browser_agent.ui.past import history_path, list_runs
 from browser_agent.ui.takeover import InputEvent, TakeoverLog
@@ -182,3 +183,23 @@ def test_past_runs_are_read_from_the_folder_only(tmp_path: Path) -> None:
     for name in ("../run-1.json", "run-1.txt", ".hidden.json", "missing.json", "a/b.json"):
         with pytest.raises(UserError):
             history_path(tmp_path, name)
+
+
+def test_a_viewer_gets_events_together_at_most_every_gap_and_frames_at_once() -> None:
+    async def scenario() -> list[list[Any]]:
+        viewer = Viewer()
+        viewer.push({"type": "step_start", "step": 1})
+        first = await viewer.next_batch(gap=0.3)
+        viewer.push({"type": "phase", "step": 1})
+        viewer.push({"type": "step_end", "step": 1})
+        viewer.show({"type": "frame", "n": 1})
+        started = time.monotonic()
+        frame_only = await viewer.next_batch(gap=0.3)  # the frame at once; the events wait for the gap
+        assert time.monotonic() - started < 0.1
+        events = await viewer.next_batch(gap=0.3)
+        assert time.monotonic() - started >= 0.25
+        return [[e.get("step", e.get("n")) for e in b] for b in (first, frame_only, events)] + [
+            [e["type"] for e in events]
+        ]
+
+    assert asyncio.run(scenario()) == [[1], [1], [1, 1], ["phase", "step_end"]]

@@ -285,11 +285,12 @@ function flush() {
 function connect() {
   const socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
   ui.socket = socket;
-  socket.onmessage = (message) => {
-    const event = JSON.parse(message.data);
-    if (event.type === 'frame') { showFrame(event); return; }
-    pending.push(event);
-    ui.flushTimer ??= setTimeout(flush, EVENT_BATCH_MS);
+  socket.onmessage = (message) => { // a list: the events since the last message, then maybe a frame
+    for (const event of JSON.parse(message.data)) {
+      if (event.type === 'frame') showFrame(event);
+      else pending.push(event);
+    }
+    if (pending.length) ui.flushTimer ??= setTimeout(flush, EVENT_BATCH_MS);
   };
   socket.onclose = () => { ui.socket = null; $('state').textContent = 'disconnected'; setTimeout(connect, 1000); };
 }
