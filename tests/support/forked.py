@@ -23,6 +23,7 @@ import json
 import os
 import runpy
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
@@ -109,6 +110,7 @@ class _Server:
             self.process.wait(5)
         if self.process.poll() is None:
             self.process.kill()
+        shutil.rmtree(os.path.dirname(self.path), ignore_errors=True)
 
     def run(
         self, command: list[str], env: dict[str, str], cwd: str, timeout: float
