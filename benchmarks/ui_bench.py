@@ -28,7 +28,7 @@ from typing import Any
 
 import websockets
 from playwright.async_api import async_playwright
-from proc_tree import cpu_seconds, descendants
+from proc_tree import cpu_seconds, descendants, process_kind
 from step_bench import TimedPolicy
 
 from browser_agent import Agent, AgentSettings, BrowserConfig, BrowserSession
@@ -60,11 +60,15 @@ async def _run_steps(site_url: str, steps: int, live: LiveServer | None, latency
 async def step_overhead(rounds: int, steps: int, latency: float) -> None:
     none: list[float] = []
     watched: list[float] = []
+    viewer_ms: list[float] = []  # the viewer's browser's CPU over a watched run, a step
     async with async_playwright() as pw:
         found = find_chromium(playwright_path=pw.chromium.executable_path)
+        before = set(descendants(os.getpid()))
         viewer = await pw.chromium.launch(
             executable_path=str(found.path) if found.path else None, args=chromium_args()
         )
+        started = [p for p in descendants(os.getpid()) if p not in before]
+        (viewer_root,) = [p for p in started if process_kind(p) == "browser"]
         with DemoSite(seed=1) as site:
             for number in range(rounds):
                 if number % 2 == 0:  # in turn first and second in its round: no side always runs later
@@ -72,14 +76,17 @@ async def step_overhead(rounds: int, steps: int, latency: float) -> None:
                 async with LiveServer() as live:
                     page = await viewer.new_page(viewport={"width": 1400, "height": 900})
                     await page.goto(live.url)
+                    used = _cpu(descendants(viewer_root))
                     watched.append(statistics.median(await _run_steps(site.url, steps, live, latency)))
+                    viewer_ms.append((_cpu(descendants(viewer_root)) - used) * 1000 / steps)
                     frames = await page.evaluate("window.browserAgentUi.frames")
                     await page.close()
                 if number % 2 == 1:
                     none.append(statistics.median(await _run_steps(site.url, steps, None, latency)))
                 print(
                     f"round {number + 1}: median overhead {none[-1]:.1f} ms without a UI, "
-                    f"{watched[-1]:.1f} ms watched ({frames} frames shown)"
+                    f"{watched[-1]:.1f} ms watched ({frames} frames shown; the viewer's browser used "
+                    f"{viewer_ms[-1]:.1f} ms of CPU a step)"
                 )
         await viewer.close()
     a, b = statistics.median(none), statistics.median(watched)
@@ -87,6 +94,7 @@ async def step_overhead(rounds: int, steps: int, latency: float) -> None:
         f"step overhead (median of round medians): {a:.1f} ms without, {b:.1f} ms watched: "
         f"{(b - a) / a * 100:+.1f} % (target: under +10 %)"
     )
+    print(f"the viewer's browser: {statistics.median(viewer_ms):.1f} ms of CPU a step (median of the rounds)")
     # The shared cores drift between slower and faster spells of a few rounds: each round's pair ran
     # back to back, so the ratio within a round is what the viewer costs, the spell cancelled out.
     more = sorted((w / n - 1) * 100 for n, w in zip(none, watched, strict=True))

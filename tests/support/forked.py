@@ -124,17 +124,23 @@ class _Server:
             socket.send_fds(conn, [request], [null, out_w, err_w])
             for fd in (null, out_w, err_w):
                 os.close(fd)
-            pid = int(conn.recv(64))
+            pid = _number(conn.recv(64))
             deadline = time.monotonic() + timeout
             try:
                 out, err = _read_both(out_r, err_r, deadline)
                 conn.settimeout(max(0.1, deadline - time.monotonic()))
-                code = int(conn.recv(64))
+                code = _number(conn.recv(64))
             except (TimeoutError, OSError) as exc:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
                 raise subprocess.TimeoutExpired(command, timeout) from exc
         return subprocess.CompletedProcess(command, code, _text(out), _text(err))
+
+
+def _number(answer: bytes) -> int:
+    if not answer:
+        raise RuntimeError("the forking server stopped before it answered")
+    return int(answer)
 
 
 def _read_both(out_r: int, err_r: int, deadline: float) -> tuple[bytes, bytes]:
