@@ -45,6 +45,7 @@ class LoopWatch:
     """Remembers which actions were sent on which page, step by step."""
 
     _seen: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    _alone: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
 
     def check(self, step: int, page: str, actions: list[ActionCall]) -> list[int]:
         """Record ``actions`` sent at ``step`` on ``page``; return the earlier steps that sent the same."""
@@ -52,7 +53,14 @@ class LoopWatch:
         earlier = self._seen.setdefault(key, [])
         before = list(earlier)
         earlier.append(step)
+        if len(actions) == 1 and isinstance(index := actions[0].params.get("index"), int):
+            self._alone.setdefault(page, set()).add((actions[0].name, index))
         return before
+
+    def spent(self, page: str) -> tuple[tuple[str, int], ...]:
+        """The element actions sent alone in a step on ``page`` (``(name, index)``): seeing this same page
+        again, they did not change it, or changed it and back."""
+        return tuple(sorted(self._alone.get(page, ())))
 
 
 def repeat_warning(earlier: list[int], actions: list[ActionCall]) -> str:

@@ -130,20 +130,21 @@ class StepRunner:
         step.timings.state_ms = self._elapsed_ms()
         self._keep_screenshot(step, state)
         vision = state.screenshot_b64 if settings.use_vision else None
+        page = page_key(state.url, state.snapshot)
         await self._enter(step, "decide")
-        reply = await self._decide(step, state, vision, (number, max_steps), plan)
+        reply = await self._decide(step, state, vision, (number, max_steps), plan, self._loops.spent(page))
         step.timings.model_ms = self._elapsed_ms() - step.timings.state_ms
         if reply is not None:
             step.model_output = StepOutput.model_validate(reply.parsed.model_dump(mode="json"))
-            if not self._repeats_itself(step, state):
+            if not self._repeats_itself(step, page):
                 await self._enter(step, "act")
                 self._record_results(step, await self._act(reply.parsed.action))
         return self._finish(step)
 
-    def _repeats_itself(self, step: AgentStep, state: BrowserState) -> bool:
+    def _repeats_itself(self, step: AgentStep, page: str) -> bool:
         """Whether the step's actions were sent ``MAX_REPEATS`` times on this same page already (the step
         then fails without running them); a first or second repeat is told to the model next step."""
-        earlier = self._loops.check(step.step, page_key(state.url, state.snapshot), step.actions)
+        earlier = self._loops.check(step.step, page, step.actions)
         if len(earlier) >= MAX_REPEATS:
             step.error = loop_error(earlier, step.actions)
             return True
@@ -205,6 +206,7 @@ class StepRunner:
         screenshot: str | None,
         position: tuple[int, int],
         plan: str | None,
+        spent: tuple[tuple[str, int], ...],
     ) -> StructuredReply[AgentOutput] | None:
         deps, settings = self.deps, self.deps.settings
         number, max_steps = position
@@ -231,6 +233,7 @@ class StepRunner:
                     tool_parameters=tool_parameters(output_model),
                     described=True,
                     indices=tuple(state.snapshot.selector_map) if state.snapshot is not None else (),
+                    spent=spent,
                 ),
             )
         except ModelError as exc:

@@ -42,11 +42,15 @@ class PromptShape:
         indices: The element indices of the page the model sees: a ``json_schema`` grammar admits no
             other (None: any integer). Only the grammar changes, not the prompt; not used with OpenAI's
             API, whose prompt cache starts with the schema.
+        spent: ``(action, index)`` pairs the ``json_schema`` grammar leaves out (with ``indices``): element
+            actions already sent on this same page, which did not change it; a small model that was told
+            so sends them again, step after step, and a grammar without them makes it choose another.
     """
 
     tool_parameters: dict[str, Any] | None = field(default=None, hash=False, compare=False)
     described: bool = False
     indices: tuple[int, ...] | None = None
+    spent: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +91,7 @@ def prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method, s
             return Plan(llm, "raw")
         # Where the prompt cache starts with the schema, a schema that changed each step would cost it.
         indices = None if provider and provider.caches_the_schema(llm) else shape.indices
-        return Plan(_bind_schema(llm, output_model, indices, param), "json_schema", next="raw")
+        return Plan(_bind_schema(llm, output_model, indices, shape.spent, param), "json_schema", next="raw")
     return Plan(llm, "raw")
 
 
@@ -109,10 +113,14 @@ def is_refusal(exc: ModelError) -> bool:
 
 
 def _bind_schema(
-    llm: BaseChatModel, output_model: type[BaseModel], indices: tuple[int, ...] | None, param: SchemaParam
+    llm: BaseChatModel,
+    output_model: type[BaseModel],
+    indices: tuple[int, ...] | None,
+    spent: tuple[tuple[str, int], ...],
+    param: SchemaParam,
 ) -> Runnable[LanguageModelInput, Any]:
     """Ask the server to constrain decoding to the output schema, as its provider takes it."""
-    schema = grammar_schema(output_model, indices)
+    schema = grammar_schema(output_model, indices, spent)
     if param == "format":
         return llm.bind(format=schema)
     return llm.bind(

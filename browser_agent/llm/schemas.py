@@ -78,7 +78,11 @@ def compact_schema(output_model: type[BaseModel], *, descriptions: bool = True) 
     return json.dumps(_clean(schema, descriptions=descriptions), separators=(",", ":"))
 
 
-def grammar_schema(output_model: type[BaseModel], indices: Collection[int] | None = None) -> dict[str, Any]:
+def grammar_schema(
+    output_model: type[BaseModel],
+    indices: Collection[int] | None = None,
+    spent: Collection[tuple[str, int]] = (),
+) -> dict[str, Any]:
     """A schema servers turn into a decoding grammar: inlined, ``anyOf`` for unions, ``enum`` for
     constants, closed objects. Servers that constrain decoding to it cannot emit an invalid shape.
 
@@ -86,11 +90,14 @@ def grammar_schema(output_model: type[BaseModel], indices: Collection[int] | Non
     ``index`` can only be one of them, and an action that needs an element is left out of a page that
     has none: a constrained model cannot name an element that is not there (small models did, step
     after step, on result pages with nothing left to click).
+
+    ``spent``: ``(action, index)`` pairs the grammar leaves out although the index is on the page (only
+    with ``indices``): actions already sent on this same page, which did not move it.
     """
     if indices is None:
         return _grammar(output_model)
     grammar = copy.deepcopy(_grammar(output_model))
-    _only_indices(grammar, sorted(indices))
+    _only_indices(grammar, sorted(indices), set(spent))
     return grammar
 
 
@@ -122,8 +129,9 @@ def _grammar(output_model: type[BaseModel]) -> dict[str, Any]:
     return grammar
 
 
-def _only_indices(grammar: dict[str, Any], indices: list[int]) -> None:
-    """Narrow every action's ``index`` to ``indices``; drop the actions that need one when there is none."""
+def _only_indices(grammar: dict[str, Any], indices: list[int], spent: set[tuple[str, int]]) -> None:
+    """Narrow every action's ``index`` to ``indices`` less the action's ``spent`` ones; drop the actions
+    that need one when there is none left."""
     items = grammar.get("properties", {}).get("action", {}).get("items")
     if not isinstance(items, dict):
         return
@@ -134,14 +142,16 @@ def _only_indices(grammar: dict[str, Any], indices: list[int]) -> None:
         if "index" not in fields:
             kept.append(branch)
             continue
+        names = fields.get("action", {}).get("enum", ())
+        left = [i for i in indices if not any((name, i) in spent for name in names)]
         needed = "index" in branch.get("required", ())
-        if needed and not indices:
+        if needed and not left:
             continue
-        one_of_them = {"type": "integer", "enum": indices}
+        one_of_them = {"type": "integer", "enum": left}
         if needed:
             fields["index"] = one_of_them
         else:
-            fields["index"] = {"anyOf": [one_of_them, {"type": "null"}]} if indices else {"type": "null"}
+            fields["index"] = {"anyOf": [one_of_them, {"type": "null"}]} if left else {"type": "null"}
         kept.append(branch)
     if "anyOf" in items:
         items["anyOf"] = kept

@@ -317,6 +317,44 @@ async def test_json_schema_admits_only_the_indices_of_the_page_the_model_sees(
     jsonschema.validate(click, form)
 
 
+async def test_json_schema_leaves_out_an_element_action_already_sent_on_the_same_page(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Typing the same name again into a field that holds it leaves the page as it was: the next step's
+    grammar has no ``input_text`` into that field (other fields, and other actions on it, stay)."""
+    import jsonschema
+
+    await session.page.goto(server.url("agent/login.html"))
+    user, password = await _index(session, "Username"), await _index(session, "Password")
+    typed = {"action": "input_text", "index": user, "text": "ada"}
+    script = [
+        {"current_state": brain("type"), "action": [typed]},
+        {"current_state": brain("type again"), "action": [typed]},
+        {"current_state": brain("stop"), "action": [{"action": "done", "text": "ok", "success": True}]},
+    ]
+    with FakeOpenAI(script) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent("Sign in", local_llm(fake), browser=session, settings=settings).run(4)
+    assert history.final_result() == "ok" and fake.schema_errors == []
+    empty, filled, again = (r["response_format"]["json_schema"]["schema"] for r in fake.requests)
+
+    def indices(schema: dict[str, Any], action: str) -> list[int]:
+        branches = schema["properties"]["action"]["items"]["anyOf"]
+        branch = next(b for b in branches if b["properties"]["action"]["enum"] == [action])
+        found: list[int] = branch["properties"]["index"]["enum"]
+        return found
+
+    assert user in indices(empty, "input_text") and user in indices(filled, "input_text"), (
+        "the field's value changed after the first typing: the second is no repeat"
+    )
+    assert user not in indices(again, "input_text") and password in indices(again, "input_text")
+    assert user in indices(again, "click_element")
+    step = {"current_state": brain("x"), "action": [typed]}
+    jsonschema.validate(step, filled)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(step, again)
+
+
 def test_openai_hosted_gets_the_same_schema_every_step(monkeypatch: pytest.MonkeyPatch) -> None:
     """OpenAI's prompt cache starts with the response_format schema: no per-page indices there."""
     from langchain_openai import ChatOpenAI

@@ -140,6 +140,28 @@ def test_the_grammar_schema_is_portable_and_admits_exactly_valid_replies() -> No
             jsonschema.validate(bad, schema)
 
 
+def test_the_grammar_leaves_out_spent_element_actions_and_an_action_with_no_element_left() -> None:
+    schema = grammar_schema(
+        output_model(), indices=(0, 1), spent=(("input_text", 0), ("hover", 0), ("hover", 1))
+    )
+    brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "submit"}
+
+    def admits(*actions: dict[str, object]) -> bool:
+        try:
+            jsonschema.validate({"current_state": brain, "action": list(actions)}, schema)
+        except jsonschema.ValidationError:
+            return False
+        return True
+
+    assert not admits({"action": "input_text", "index": 0, "text": "ada"})
+    assert admits({"action": "input_text", "index": 1, "text": "ada"})
+    assert admits({"action": "click_element", "index": 0})
+    assert not admits({"action": "hover", "index": 0}) and not admits({"action": "hover", "index": 1})
+    branches = schema["properties"]["action"]["items"]["anyOf"]
+    assert ["hover"] not in [b["properties"]["action"]["enum"] for b in branches], "no element left to hover"
+    assert admits({"action": "done", "text": "ok", "success": True})
+
+
 def test_fields_of_other_actions_are_dropped_but_a_missing_field_is_an_error() -> None:
     brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "go"}
     flat = {"action": "go_to_url", "url": "https://a.example", "index": None, "text": None}  # a flat tool
