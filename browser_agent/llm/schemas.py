@@ -143,7 +143,8 @@ def _only_indices(grammar: dict[str, Any], indices: list[int], spent: set[tuple[
             kept.append(branch)
             continue
         names = fields.get("action", {}).get("enum", ())
-        left = [i for i in indices if not any((name, i) in spent for name in names)]
+        taken = {index for name, index in spent if name in names}
+        left = [i for i in indices if i not in taken]
         needed = "index" in branch.get("required", ())
         if needed and not left:
             continue
