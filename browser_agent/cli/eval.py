@@ -239,6 +239,7 @@ def _report(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     from browser_agent.eval import read_records
     from browser_agent.eval.compare import compare, format_comparison
+    from browser_agent.eval.parting import format_partings, partings
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha {args.alpha}: give a p-value between 0 and 1, e.g. 0.05.")
@@ -247,4 +248,7 @@ def _compare(args: argparse.Namespace) -> int:
         if not records:
             raise UserError(f"{path} holds no episode; give two results files of `browser-agent eval`.")
     print(format_comparison(compare(a, b, alpha=args.alpha), str(args.a), str(args.b)))
+    parted = format_partings(partings(a, b, a_folder=args.a.parent, b_folder=args.b.parent))
+    if parted:
+        print(parted)
     return 0

@@ -10,9 +10,11 @@ import pytest
 from browser_agent.cli import main
 from browser_agent.errors import UserError
 from browser_agent.eval.compare import compare, format_comparison
+from browser_agent.eval.parting import partings
 from browser_agent.eval.record import EpisodeRecord, read_records
 from browser_agent.eval.report import render_report
 from browser_agent.eval.stats import fisher_exact, wilson_interval
+from browser_agent.record import ActionCall, AgentHistory, AgentStep, StepOutput
 
 
 def test_wilson_interval_matches_known_values() -> None:
@@ -84,6 +86,60 @@ def test_eval_compare_command_prints_the_table(tmp_path: Path, capsys: pytest.Ca
     assert line.split()[1:4] == ["8/10", "7/10", "-10"] and not line.endswith("*")
     assert main(["eval", "compare", str(a), str(tmp_path / "missing.jsonl")]) == 2
     assert "Cannot read the results file" in capsys.readouterr().err
+
+
+def _history(folder: Path, name: str, *clicks: int) -> str:
+    steps = [
+        AgentStep(
+            step=n, model_output=StepOutput(action=[ActionCall(name="click_element", params={"index": i})])
+        )
+        for n, i in enumerate(clicks, start=1)
+    ]
+    AgentHistory(task="t", steps=steps).save(folder / name)
+    return name
+
+
+def test_compare_says_where_the_runs_of_an_episode_parted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Histories named relative to their results file are found from anywhere; one that is gone is said."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+
+    def record(folder: str, task: str, success: bool, *clicks: int) -> EpisodeRecord:
+        history = _history(tmp_path / folder, f"{task}.json", *clicks) if clicks else "gone.json"
+        return EpisodeRecord(task=task, family="easy", success=success, history=history)
+
+    a = [
+        record("a", "first", True, 0),
+        record("a", "later", False, 0, 1),
+        record("a", "same", True, 0, 0),
+        record("a", "lost", True),
+    ]
+    b = [
+        record("b", "first", False, 1),
+        record("b", "later", True, 0, 2),
+        record("b", "same", True, 0, 0),
+        record("b", "lost", False, 3),
+    ]
+    found = partings(a, b, a_folder=tmp_path / "a", b_folder=tmp_path / "b")
+    assert [(p.task, p.a_won, p.step) for p in found] == [
+        ("first", True, 1),
+        ("later", False, 2),
+        ("lost", True, None),
+    ]
+    for folder, records in (("a", a), ("b", b)):
+        (tmp_path / folder / "results.jsonl").write_text("".join(r.line() + "\n" for r in records))
+    assert (
+        main(
+            ["eval", "compare", str(tmp_path / "a" / "results.jsonl"), str(tmp_path / "b" / "results.jsonl")]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "later #0: B succeeded; replies first differ at step 2" in out
+    assert "lost #0: A succeeded; replies first differ at unknown" in out
+    assert "Parted at the first reply: 1; later: 1." in out
 
 
 def test_report_is_self_contained_and_escapes_what_pages_wrote() -> None:
