@@ -247,7 +247,13 @@ def _compare(args: argparse.Namespace) -> int:
     for path, records in ((args.a, a), (args.b, b)):
         if not records:
             raise UserError(f"{path} holds no episode; give two results files of `browser-agent eval`.")
-    print(format_comparison(compare(a, b, alpha=args.alpha), str(args.a), str(args.b)))
+    comparison = compare(a, b, alpha=args.alpha)
+    if not comparison.total.a.n:
+        raise UserError(
+            f"{args.a} and {args.b} have no episode in common (the same task and seed); compare runs of the "
+            "same episodes."
+        )
+    print(format_comparison(comparison, str(args.a), str(args.b)))
     parted = format_partings(partings(a, b, a_folder=args.a.parent, b_folder=args.b.parent))
     if parted:
         print(parted)

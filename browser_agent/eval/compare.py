@@ -6,6 +6,10 @@ B): exact at the handful of episodes a task has, where a normal approximation is
 *beyond noise* when its p-value is below ``alpha`` (0.05). With two seeds per task no single task can
 reach it (0/2 against 2/2 gives p = 0.33); the total over many tasks can. Episodes present in both runs
 (same task and seed) are also counted as pairs: how many only A won, how many only B won.
+
+Only the episodes both runs have are compared: a run stopped half-way (or one with other seeds) would
+otherwise be set against the whole of the other, and its easy first tasks read as a gain. The episodes
+left out are counted.
 """
 
 from __future__ import annotations
@@ -46,12 +50,19 @@ class Comparison:
     only_a_won: int
     only_b_won: int
     alpha: float
+    only_in_a: int = 0
+    only_in_b: int = 0
 
 
 def compare(a: Sequence[EpisodeRecord], b: Sequence[EpisodeRecord], *, alpha: float = ALPHA) -> Comparison:
-    """Compare run ``a`` (the baseline) with run ``b`` (the change)."""
+    """Compare run ``a`` (the baseline) with run ``b`` (the change), on the episodes both have."""
+    a_keys, b_keys = {r.key for r in a}, {r.key for r in b}
+    both = a_keys & b_keys
+    only_in_a, only_in_b = len(a_keys - both), len(b_keys - both)
+    a = [r for r in a if r.key in both]
+    b = [r for r in b if r.key in both]
     b_wins = {r.key: r.success for r in b}
-    pairs = [(r.success, b_wins[r.key]) for r in a if r.key in b_wins]
+    pairs = [(r.success, b_wins[r.key]) for r in a]
     return Comparison(
         tasks=_differences(by_task(a), by_task(b), alpha),
         families=_differences(by_family(a), by_family(b), alpha),
@@ -59,6 +70,8 @@ def compare(a: Sequence[EpisodeRecord], b: Sequence[EpisodeRecord], *, alpha: fl
         only_a_won=sum(x and not y for x, y in pairs),
         only_b_won=sum(y and not x for x, y in pairs),
         alpha=alpha,
+        only_in_a=only_in_a,
+        only_in_b=only_in_b,
     )
 
 
@@ -76,9 +89,13 @@ def _difference(a: Group, b: Group, alpha: float) -> Difference:
 def format_comparison(comparison: Comparison, a_name: str, b_name: str) -> str:
     """The comparison as a text table, one line per task, then families and the total."""
     width = max([len("total"), *(len(d.name) for d in comparison.tasks + comparison.families)])
-    lines = [
-        f"A = {a_name}",
-        f"B = {b_name}",
+    lines = [f"A = {a_name}", f"B = {b_name}"]
+    if comparison.only_in_a or comparison.only_in_b:
+        lines.append(
+            f"Compared: the {comparison.total.a.n} episodes both runs have (left out: {comparison.only_in_a} "
+            f"only in A, {comparison.only_in_b} only in B)."
+        )
+    lines += [
         f"{'':{width}}  {'A':>9}  {'B':>9}  {'change':>7}  {'p':>6}",
     ]
     for title, rows in (("tasks", comparison.tasks), ("families", comparison.families)):

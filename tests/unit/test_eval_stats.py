@@ -69,6 +69,25 @@ def test_compare_flags_a_big_difference_and_not_a_small_one() -> None:
     assert "click-button" in text and "11/20" in text
 
 
+def test_only_the_episodes_both_runs_have_are_compared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole = _records({"easy-one": 2, "hard-one": 0}, 10)
+    stopped = _records({"easy-one": 10}, 10)  # a run stopped before the hard task
+    result = compare(whole, stopped)
+    assert (result.total.a.successes, result.total.a.n, result.total.b.successes) == (2, 10, 10)
+    assert (result.only_in_a, result.only_in_b) == (10, 0)
+    assert (
+        "Compared: the 10 episodes both runs have (left out: 10 only in A, 0 only in B)."
+        in format_comparison(result, "a", "b")
+    )
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("".join(r.line() + "\n" for r in whole))
+    b.write_text("".join(r.line() + "\n" for r in _records({"other": 1}, 2)))
+    assert main(["eval", "compare", str(a), str(b)]) == 2
+    assert "no episode in common" in capsys.readouterr().err
+
+
 def test_two_seeds_a_task_are_never_beyond_noise_alone() -> None:
     result = compare(_records({"t": 0}, 2), _records({"t": 2}, 2))
     assert not result.tasks[0].beyond_noise and result.tasks[0].p_value == pytest.approx(1 / 3)
