@@ -42,6 +42,13 @@ from browser_agent.sensitive import Secrets
 __all__ = ["StepDeps", "StepRunner"]
 
 logger = logging.getLogger("browser_agent")
+# Before the model's first reply there is no previous goal of its own, yet a small model asked to evaluate
+# one wrote "Failed" in 60 of 60 first replies, then a made-up failure ("the page did not change after
+# clicking ONE") and acted on it. Until it has answered once, a json_schema grammar writes this instead (a
+# bare "Unknown" was copied into the goal, and the episode given up); the rest of the reply is the model's.
+_FIRST_EVALUATION = (
+    ("current_state.evaluation_previous_goal", "None yet: this is the first step; start on the task."),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +81,7 @@ class StepRunner:
         self.method: Method = deps.settings.tool_calling_method
         self._loops = LoopWatch()
         self._warnings: list[str] = []
+        self._answered = False  # the model has given a valid reply in this run
         # Set when the model's server cannot be reached: the loop ends the run instead of stepping on.
         self.unreachable: ProviderUnreachableError | None = None
 
@@ -234,6 +242,7 @@ class StepRunner:
                     described=True,
                     indices=tuple(state.snapshot.selector_map) if state.snapshot is not None else (),
                     spent=spent,
+                    pinned=() if self._answered else _FIRST_EVALUATION,
                 ),
             )
         except ModelError as exc:
@@ -244,6 +253,7 @@ class StepRunner:
                 step.usage = TokenUsage(exc.input_tokens, exc.output_tokens, exc.cached_input_tokens)
             return None
         self._keep_method(reply.method)
+        self._answered = True
         step.usage = reply.usage
         step.corrections = reply.attempts - 1
         return reply

@@ -45,12 +45,15 @@ class PromptShape:
         spent: ``(action, index)`` pairs the ``json_schema`` grammar leaves out (with ``indices``): element
             actions already sent on this same page, which did not change it; a small model that was told
             so sends them again, step after step, and a grammar without them makes it choose another.
+        pinned: ``(dotted path, text)`` pairs: string fields the ``json_schema`` grammar fixes to that text
+            (with ``indices``).
     """
 
     tool_parameters: dict[str, Any] | None = field(default=None, hash=False, compare=False)
     described: bool = False
     indices: tuple[int, ...] | None = None
     spent: tuple[tuple[str, int], ...] = ()
+    pinned: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +94,7 @@ def prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method, s
             return Plan(llm, "raw")
         # Where the prompt cache starts with the schema, a schema that changed each step would cost it.
         indices = None if provider and provider.caches_the_schema(llm) else shape.indices
-        return Plan(_bind_schema(llm, output_model, indices, shape.spent, param), "json_schema", next="raw")
+        return Plan(_bind_schema(llm, output_model, indices, shape, param), "json_schema", next="raw")
     return Plan(llm, "raw")
 
 
@@ -116,11 +119,11 @@ def _bind_schema(
     llm: BaseChatModel,
     output_model: type[BaseModel],
     indices: tuple[int, ...] | None,
-    spent: tuple[tuple[str, int], ...],
+    shape: PromptShape,
     param: SchemaParam,
 ) -> Runnable[LanguageModelInput, Any]:
     """Ask the server to constrain decoding to the output schema, as its provider takes it."""
-    schema = grammar_schema(output_model, indices, spent)
+    schema = grammar_schema(output_model, indices, shape.spent, shape.pinned)
     if param == "format":
         return llm.bind(format=schema)
     return llm.bind(

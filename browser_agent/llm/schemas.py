@@ -82,6 +82,7 @@ def grammar_schema(
     output_model: type[BaseModel],
     indices: Collection[int] | None = None,
     spent: Collection[tuple[str, int]] = (),
+    pinned: Collection[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """A schema servers turn into a decoding grammar: inlined, ``anyOf`` for unions, ``enum`` for
     constants, closed objects. Servers that constrain decoding to it cannot emit an invalid shape.
@@ -93,11 +94,16 @@ def grammar_schema(
 
     ``spent``: ``(action, index)`` pairs the grammar leaves out although the index is on the page (only
     with ``indices``): actions already sent on this same page, which did not move it.
+
+    ``pinned``: ``(dotted path, text)`` pairs: the string field at the path (``"current_state.memory"``)
+    admits that text only (only with ``indices``).
     """
     if indices is None:
         return _grammar(output_model)
     grammar = copy.deepcopy(_grammar(output_model))
     _only_indices(grammar, sorted(indices), set(spent))
+    for path, text in pinned:
+        _pin(grammar, path.split("."), text)
     return grammar
 
 
@@ -156,6 +162,13 @@ def _only_indices(grammar: dict[str, Any], indices: list[int], spent: set[tuple[
         kept.append(branch)
     if "anyOf" in items:
         items["anyOf"] = kept
+
+
+def _pin(node: dict[str, Any], path: list[str], text: str) -> None:
+    """Make the string field at ``path`` of an object schema admit ``text`` only."""
+    for name in path[:-1]:
+        node = node["properties"][name]
+    node["properties"][path[-1]] = {"type": "string", "enum": [text]}
 
 
 def flat_union(union_schema: dict[str, Any]) -> dict[str, Any]:

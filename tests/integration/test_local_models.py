@@ -22,6 +22,9 @@ from tests.support.server import LocalServer
 pytest.importorskip("langchain_openai")
 
 
+FIRST_EVALUATION = "None yet: this is the first step; start on the task."
+
+
 def brain(goal: str) -> dict[str, str]:
     return {"evaluation_previous_goal": "Unknown", "memory": goal, "next_goal": goal}
 
@@ -48,6 +51,17 @@ async def test_json_schema_requests_carry_a_schema_the_server_decodes_to(
         history = await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(3)
     assert history.final_result() == "XK-42"
     assert fake.schema_errors == []
+    first, second = (
+        r["response_format"]["json_schema"]["schema"]["properties"]["current_state"] for r in fake.requests
+    )
+    assert first["properties"]["evaluation_previous_goal"]["enum"] == [FIRST_EVALUATION], (
+        "no previous goal yet"
+    )
+    assert "enum" not in second["properties"]["evaluation_previous_goal"], (
+        "the model's own from the second step"
+    )
+    output = history.steps[0].model_output
+    assert output is not None and output.current_state.evaluation_previous_goal == FIRST_EVALUATION
     for request in fake.requests:
         assert "tools" not in request
         assert request["response_format"]["type"] == "json_schema"

@@ -8,7 +8,8 @@ Like the servers users run, it can also:
 
 * decode to a JSON schema: a request with ``response_format={"type": "json_schema", ...}`` is answered
   with the scripted object as text only if it validates against that schema (a constrained server cannot
-  produce anything else); otherwise it answers 500, which fails the test;
+  produce anything else); otherwise it answers 500, which fails the test. A string field the schema pins
+  to one text is written as that text, as a decoder has no other choice;
 * answer tool calls with text (``tools_as_text=True``), as llama.cpp's server does;
 * stop a reply at the token limit (a ``Cut`` answer: its text, ``finish_reason: length``);
 * reuse the prompt prefix (``prefix_cache=True``): like llama.cpp and vLLM it keeps the previous request's
@@ -79,6 +80,7 @@ class FakeOpenAI(LoopbackServer):
                     return
                 schema = (body.get("response_format") or {}).get("json_schema", {}).get("schema")
                 if schema is not None:
+                    answer = _decoded(answer, schema)
                     try:
                         jsonschema.validate(answer, schema)
                     except jsonschema.ValidationError as exc:
@@ -147,6 +149,16 @@ class FakeOpenAI(LoopbackServer):
             "total_tokens": tokens + 20,
             "prompt_tokens_details": {"cached_tokens": same // 4},
         }
+
+
+def _decoded(answer: Any, schema: dict[str, Any]) -> Any:
+    """``answer`` with each string field that ``schema`` pins to one text (along ``properties``) set to it."""
+    if isinstance(answer, str) and schema.get("type") == "string" and len(schema.get("enum", ())) == 1:
+        return schema["enum"][0]
+    fields = schema.get("properties")
+    if not isinstance(answer, dict) or not isinstance(fields, dict):
+        return answer
+    return {k: _decoded(v, fields[k]) if k in fields else v for k, v in answer.items()}
 
 
 def _completion(model: str, message: dict[str, Any], finish: str) -> dict[str, Any]:

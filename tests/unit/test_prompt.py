@@ -162,6 +162,24 @@ def test_the_grammar_leaves_out_spent_element_actions_and_an_action_with_no_elem
     assert admits({"action": "done", "text": "ok", "success": True})
 
 
+def test_the_grammar_can_pin_a_text_field_to_one_text() -> None:
+    pinned = (("current_state.evaluation_previous_goal", "None yet"),)
+    schema = grammar_schema(output_model(), indices=(0,), pinned=pinned)
+    done = [{"action": "done", "text": "ok", "success": True}]
+    brain = {"evaluation_previous_goal": "None yet", "memory": "", "next_goal": "finish"}
+    jsonschema.validate({"current_state": brain, "action": done}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(
+            {"current_state": {**brain, "evaluation_previous_goal": "Failed"}, "action": done}, schema
+        )
+    assert (
+        "enum"
+        not in grammar_schema(output_model(), indices=(0,))["properties"]["current_state"]["properties"][
+            "evaluation_previous_goal"
+        ]
+    ), "the cached grammar is not changed by a pinned one"
+
+
 def test_fields_of_other_actions_are_dropped_but_a_missing_field_is_an_error() -> None:
     brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "go"}
     flat = {"action": "go_to_url", "url": "https://a.example", "index": None, "text": None}  # a flat tool
