@@ -43,7 +43,7 @@ __all__ = ["StepDeps", "StepRunner"]
 
 logger = logging.getLogger("browser_agent")
 # Before the model's first reply there is no previous goal of its own, yet a small model asked to evaluate
-# one wrote "Failed" in 120 of 120 first replies, then a made-up failure ("the page did not change after
+# one wrote "Failed" in 119 of 120 first replies, then a made-up failure ("the page did not change after
 # clicking ONE") and acted on it. Until it has answered once, a json_schema grammar writes this instead (a
 # bare "Unknown" was copied into the goal, and the episode given up); the rest of the reply is the model's.
 _FIRST_EVALUATION = (
