@@ -254,7 +254,7 @@ def _compare(args: argparse.Namespace) -> int:
             "same episodes."
         )
     print(format_comparison(comparison, str(args.a), str(args.b)))
-    parted = format_partings(partings(a, b, a_folder=args.a.parent, b_folder=args.b.parent))
+    parted = format_partings(partings(comparison.discordant, a_folder=args.a.parent, b_folder=args.b.parent))
     if parted:
         print(parted)
     return 0

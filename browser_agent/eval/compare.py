@@ -21,7 +21,7 @@ from browser_agent.eval.record import EpisodeRecord
 from browser_agent.eval.stats import fisher_exact
 from browser_agent.eval.summary import Group, by_family, by_task, total
 
-__all__ = ["ALPHA", "Comparison", "Difference", "compare", "format_comparison"]
+__all__ = ["ALPHA", "Comparison", "Difference", "Pair", "compare", "format_comparison"]
 
 ALPHA = 0.05
 
@@ -42,16 +42,28 @@ class Difference:
         return self.b.rate - self.a.rate
 
 
+Pair = tuple[EpisodeRecord, EpisodeRecord]
+
+
 @dataclass(frozen=True, slots=True)
 class Comparison:
+    """The differences, and the episodes (same task and seed) the two runs ended differently."""
+
     tasks: list[Difference]
     families: list[Difference]
     total: Difference
-    only_a_won: int
-    only_b_won: int
     alpha: float
+    discordant: tuple[Pair, ...] = ()
     only_in_a: int = 0
     only_in_b: int = 0
+
+    @property
+    def only_a_won(self) -> int:
+        return sum(a.success for a, _ in self.discordant)
+
+    @property
+    def only_b_won(self) -> int:
+        return sum(b.success for _, b in self.discordant)
 
 
 def compare(a: Sequence[EpisodeRecord], b: Sequence[EpisodeRecord], *, alpha: float = ALPHA) -> Comparison:
@@ -61,15 +73,14 @@ def compare(a: Sequence[EpisodeRecord], b: Sequence[EpisodeRecord], *, alpha: fl
     only_in_a, only_in_b = len(a_keys - both), len(b_keys - both)
     a = [r for r in a if r.key in both]
     b = [r for r in b if r.key in both]
-    b_wins = {r.key: r.success for r in b}
-    pairs = [(r.success, b_wins[r.key]) for r in a]
+    b_records = {r.key: r for r in b}
+    pairs = [(r, b_records[r.key]) for r in a]
     return Comparison(
         tasks=_differences(by_task(a), by_task(b), alpha),
         families=_differences(by_family(a), by_family(b), alpha),
         total=_difference(total(a), total(b), alpha),
-        only_a_won=sum(x and not y for x, y in pairs),
-        only_b_won=sum(y and not x for x, y in pairs),
         alpha=alpha,
+        discordant=tuple((x, y) for x, y in pairs if x.success != y.success),
         only_in_a=only_in_a,
         only_in_b=only_in_b,
     )
@@ -95,9 +106,7 @@ def format_comparison(comparison: Comparison, a_name: str, b_name: str) -> str:
             f"Compared: the {comparison.total.a.n} episodes both runs have (left out: {comparison.only_in_a} "
             f"only in A, {comparison.only_in_b} only in B)."
         )
-    lines += [
-        f"{'':{width}}  {'A':>9}  {'B':>9}  {'change':>7}  {'p':>6}",
-    ]
+    lines.append(f"{'':{width}}  {'A':>9}  {'B':>9}  {'change':>7}  {'p':>6}")
     for title, rows in (("tasks", comparison.tasks), ("families", comparison.families)):
         lines.append(f"-- {title}")
         lines += [_line(d, width) for d in rows]

@@ -12,11 +12,12 @@ the records name their saved histories).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from browser_agent.errors import UserError
+from browser_agent.eval.compare import Pair
 from browser_agent.eval.record import EpisodeRecord
 from browser_agent.record import AgentHistory
 
@@ -39,19 +40,13 @@ class Parting:
     step: int | None
 
 
-def partings(
-    a: Sequence[EpisodeRecord], b: Sequence[EpisodeRecord], *, a_folder: Path, b_folder: Path
-) -> list[Parting]:
-    """The episodes in both runs with different outcomes, each with where its two runs parted.
+def partings(discordant: Iterable[Pair], *, a_folder: Path, b_folder: Path) -> list[Parting]:
+    """Where the two runs of each episode in ``discordant`` (``Comparison.discordant``) parted.
 
     A record's ``history`` is read as it was written, else relative to the folder of its results file.
     """
-    b_records = {r.key: r for r in b}
     found = []
-    for record in a:
-        other = b_records.get(record.key)
-        if other is None or other.success == record.success:
-            continue
+    for record, other in discordant:
         replies_a, replies_b = _replies(record, a_folder), _replies(other, b_folder)
         step = None if replies_a is None or replies_b is None else _first_difference(replies_a, replies_b)
         found.append(Parting(record.task, record.seed, record.success, step))

@@ -141,7 +141,7 @@ def test_compare_says_where_the_runs_of_an_episode_parted(
         record("b", "same", True, 0, 0),
         record("b", "lost", False, 3),
     ]
-    found = partings(a, b, a_folder=tmp_path / "a", b_folder=tmp_path / "b")
+    found = partings(compare(a, b).discordant, a_folder=tmp_path / "a", b_folder=tmp_path / "b")
     assert [(p.task, p.a_won, p.step) for p in found] == [
         ("first", True, 1),
         ("later", False, 2),
