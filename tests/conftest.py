@@ -12,10 +12,11 @@ from collections.abc import AsyncIterator, Generator, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.chromium import chromium_args, find_chromium
+from browser_agent.browser.driver import acquire_driver, release_driver
 from tests.support.alone import turn
 from tests.support.fence_sites import AllowedSite, DisallowedSite
 from tests.support.server import LocalServer
@@ -101,7 +102,10 @@ def good(bad: DisallowedSite, second: AllowedSite) -> Iterator[AllowedSite]:
 
 @pytest.fixture(scope="session")
 async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
+    """The worker's shared browser. Its driver is the one the package's own sessions take in this loop
+    (``browser/driver.py``): held here for the whole session, it is started once per worker."""
+    pw = await acquire_driver()
+    try:
         location = find_chromium(playwright_path=pw.chromium.executable_path)
         launched = await pw.chromium.launch(
             executable_path=str(location.path) if location.path else None,
@@ -111,6 +115,8 @@ async def browser() -> AsyncIterator[Browser]:
             yield launched
         finally:
             await launched.close()
+    finally:
+        await release_driver(pw)
 
 
 @pytest.fixture

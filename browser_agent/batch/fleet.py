@@ -10,10 +10,11 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser, Playwright
 
 from browser_agent.batch.options import BrowserSource
 from browser_agent.browser import BrowserConfig
+from browser_agent.browser.driver import acquire_driver, release_driver
 from browser_agent.browser.launch import launch_browser
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.errors import BrowserError
@@ -134,7 +135,7 @@ class Fleet:
             else:
                 async with self._start_lock:
                     if self._playwright is None:
-                        self._playwright = await async_playwright().start()
+                        self._playwright = await acquire_driver()
                 browser = await launch_browser(self._playwright, endpoint.source)
             browser.on("disconnected", lambda _browser: self._lose(endpoint))
             endpoint.browser = browser
@@ -155,5 +156,5 @@ class Fleet:
                 with contextlib.suppress(PlaywrightError):  # already gone: closing is best effort
                     await endpoint.browser.close()
         if self._playwright is not None:
-            await self._playwright.stop()
+            await release_driver(self._playwright)
             self._playwright = None

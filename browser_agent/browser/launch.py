@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import ipaddress
 import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Playwright
 
 from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.browser.config import BrowserConfig
@@ -23,10 +21,7 @@ __all__ = [
     "launch_persistent",
     "proxy_reachable",
     "server_launch_headers",
-    "start_playwright",
 ]
-
-_START_STOP_S = 10.0
 
 
 def _browser_options(cfg: BrowserConfig) -> dict[str, Any]:
@@ -120,15 +115,3 @@ def context_options(cfg: BrowserConfig) -> dict[str, Any]:
     if cfg.allowed_domains is not None:
         options["service_workers"] = "block"  # a worker's fetches would bypass the fence
     return options
-
-
-async def start_playwright() -> Playwright:
-    """Start Playwright's driver; cancelled half-way, the driver is still stopped (else it outlives us)."""
-    starting = asyncio.ensure_future(async_playwright().start())
-    try:
-        return await asyncio.shield(starting)
-    except asyncio.CancelledError:
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            started = await asyncio.wait_for(starting, _START_STOP_S)
-            await started.stop()
-        raise

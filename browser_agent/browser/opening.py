@@ -11,13 +11,13 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Playwright
 
 from browser_agent.browser.config import BrowserConfig
+from browser_agent.browser.driver import acquire_driver, release_driver
 from browser_agent.browser.fence import DomainFence
 from browser_agent.browser.launch import (
     context_options,
     launch_browser,
     launch_persistent,
     proxy_reachable,
-    start_playwright,
 )
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.watchdog import within
@@ -31,7 +31,7 @@ _CLOSE_S = 10.0
 
 @dataclass
 class Opened:
-    """The context of one session, and the browser and Playwright driver when the session started them."""
+    """The context of one session, and the browser it started with the driver it took (``driver.py``)."""
 
     context: BrowserContext | None = None
     browser: Browser | None = None
@@ -58,7 +58,7 @@ class Opened:
     ) -> BrowserContext:
         if shared is not None:
             return await shared.new_context(**options)
-        self.playwright = await start_playwright()
+        self.playwright = await acquire_driver()
         if cfg.user_data_dir is not None and not (cfg.cdp_url or cfg.ws_endpoint):
             return await launch_persistent(self.playwright, cfg, options)
         self.browser = await launch_browser(self.playwright, cfg)
@@ -68,8 +68,9 @@ class Opened:
         return await self.browser.new_context(**options)
 
     async def close(self) -> None:
-        """Close the context, then the browser and the driver this session started. Each part gets a
-        bounded time: a browser that no longer answers is left to the driver, whose exit ends it."""
+        """Close the context, then the browser this session started, and let go of its driver. Each part
+        gets a bounded time: a browser that no longer answers is left to the driver, whose exit (when its
+        last user lets go) ends it."""
         try:
             for closer in (self.context, self.browser):
                 if closer is not None:
@@ -79,4 +80,4 @@ class Opened:
             self.context = self.browser = None
             if self.playwright is not None:
                 playwright, self.playwright = self.playwright, None
-                await playwright.stop()
+                await release_driver(playwright)

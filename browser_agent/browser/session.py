@@ -139,10 +139,10 @@ class BrowserSession:
         return self.fence.allowed if self.fence is not None else self.config.allowed_domains
 
     async def close(self) -> None:
-        """Close the context (and the browser and Playwright when this session started them).
+        """Close the context (and the browser when this session started it, letting go of the driver).
 
         Each part gets a bounded time: a browser that no longer answers is left to Playwright's
-        driver, whose exit ends it.
+        driver, whose exit (when its last user lets go) ends it.
         """
         with contextlib.suppress(TimeoutError):
             await within(self._tabs.finish_downloads(), _CLOSE_S)

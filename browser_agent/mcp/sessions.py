@@ -13,9 +13,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser, Playwright
 
 from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.driver import acquire_driver, release_driver
 from browser_agent.browser.launch import launch_browser
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.errors import BrowserError
@@ -120,7 +121,7 @@ class SessionPool:
         if self._given_browser is not None:  # not ours to start again
             raise BrowserError("The browser the server was given has closed; restart the server.")
         if self._playwright is None:
-            self._playwright = await async_playwright().start()
+            self._playwright = await acquire_driver()
         self._browser = await launch_browser(self._playwright, self.config)
         return self._browser
 
@@ -130,7 +131,7 @@ class SessionPool:
                 await self._browser.close()
             self._browser = None
         if self._playwright is not None:
-            await self._playwright.stop()
+            await release_driver(self._playwright)
             self._playwright = None
 
 

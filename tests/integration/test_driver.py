@@ -1,0 +1,76 @@
+"""One Playwright driver per event loop: sessions that launch their own browser share it, and the last one
+to close stops it. Each test runs in a loop of its own (in a thread), where no other user holds a driver."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from browser_agent.browser import BrowserConfig, BrowserSession
+from tests.support.processes import command_line, descendants, leftovers
+from tests.support.server import LocalServer
+
+
+def _in_new_loop(scenario: Callable[[], Awaitable[None]]) -> None:
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())  # type: ignore[arg-type]
+        except BaseException as exc:  # handed to the test's thread
+            failures.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "the scenario did not end"
+    if failures:
+        raise failures[0]
+
+
+def _drivers(pids: set[int]) -> set[int]:
+    return {pid for pid in pids if "run-driver" in command_line(pid)}
+
+
+def _config(tmp_path: Path, name: str) -> BrowserConfig:
+    return BrowserConfig(block_external_network=True, downloads_dir=tmp_path / name)
+
+
+def test_sessions_in_one_loop_share_one_driver_that_stops_with_the_last(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        before = descendants()
+        first, second = BrowserSession(_config(tmp_path, "a")), BrowserSession(_config(tmp_path, "b"))
+        await asyncio.gather(first.start(), second.start())
+        started = descendants(beside=before)
+        assert len(_drivers(started)) == 1, "two sessions started together take one driver"
+        assert first.context.browser is not second.context.browser, "each session has its own browser"
+
+        await first.close()
+        assert _drivers(descendants(beside=before)) == _drivers(started), "the driver outlives its first user"
+        await second.navigate(server.url("basic.html"))
+        assert (await second.state(include_dom=False)).title == "Basic"
+
+        await second.close()
+        assert not await leftovers(before), "the last user's close stops the driver and the browsers"
+
+        async with BrowserSession(_config(tmp_path, "c")) as third:  # a new driver after the last stopped
+            await third.navigate(server.url("basic.html"))
+        assert not await leftovers(before)
+
+    _in_new_loop(scenario)
+
+
+def test_a_start_cancelled_while_the_driver_starts_leaves_no_process(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        before = descendants()
+        starting = asyncio.create_task(BrowserSession(_config(tmp_path, "a")).start())
+        await asyncio.sleep(0.05)  # the driver is starting: it takes about half a second
+        starting.cancel()
+        await asyncio.gather(starting, return_exceptions=True)
+        assert not await leftovers(before), "the cancelled start stops the driver it began"
+
+    _in_new_loop(scenario)
