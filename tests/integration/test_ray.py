@@ -15,8 +15,6 @@ from browser_agent.testing import ScriptedChatModel
 from tests.support import batch_policy
 from tests.support.server import LocalServer
 
-ray = pytest.importorskip("ray")
-
 
 def crash_once_controller(marker: Path) -> Controller:
     """``hold`` kills the actor's whole process the first time it runs, as an out-of-memory kill would."""
@@ -36,6 +34,7 @@ def crash_once_controller(marker: Path) -> Controller:
 async def test_ray_actors_run_the_batch_and_a_crashed_actor_is_retried(
     server: LocalServer, tmp_path: Path
 ) -> None:
+    ray = pytest.importorskip("ray")  # here, not at the top: only the worker that runs this test imports it
     ray.cloudpickle.register_pickle_by_value(batch_policy)  # the workers need not import the tests
     marker = tmp_path / "crashed-once"
     modes = ["", "", "hold", ""]
