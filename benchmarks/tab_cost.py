@@ -22,7 +22,8 @@ from collections import defaultdict
 
 from benchmarks.proc_tree import cpu_seconds, descendants, process_kind
 from browser_agent import BrowserConfig
-from browser_agent.browser.launch import launch_browser, start_playwright
+from browser_agent.browser.driver import acquire_driver, release_driver
+from browser_agent.browser.launch import launch_browser
 from browser_agent.browser.session import BrowserSession
 from browser_agent.demo.site import DemoSite
 
@@ -48,7 +49,7 @@ class CpuLedger:
 
 async def measure(rounds: int, pause: float) -> CpuLedger:
     config = BrowserConfig(block_external_network=True)
-    playwright = await start_playwright()
+    playwright = await acquire_driver()
     browser = await launch_browser(playwright, config)
     ledger = CpuLedger()
     try:
@@ -70,7 +71,7 @@ async def measure(rounds: int, pause: float) -> CpuLedger:
                     ledger.charge(phase)
     finally:
         await browser.close()
-        await playwright.stop()
+        await release_driver(playwright)
     return ledger
 
 

@@ -31,7 +31,8 @@ from dataclasses import asdict, dataclass
 from playwright.async_api import Browser
 
 from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.browser.launch import launch_browser, start_playwright
+from browser_agent.browser.driver import acquire_driver, release_driver
+from browser_agent.browser.launch import launch_browser
 from browser_agent.demo.catalog import PRODUCTS
 from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
@@ -126,7 +127,7 @@ async def run_case(workflow: Workflow, case: Case, browser: Browser) -> Outcome:
 
 async def bench(runs: int, first_seed: int, verbose: bool) -> list[Outcome]:
     workflow = make_workflow(AgentHistory.load(RECORDED_RUN))
-    playwright = await start_playwright()
+    playwright = await acquire_driver()
     browser = await launch_browser(playwright, BrowserConfig(block_external_network=True))
     outcomes = []
     try:
@@ -137,7 +138,7 @@ async def bench(runs: int, first_seed: int, verbose: bool) -> list[Outcome]:
                 print(f"seed {case.seed}: {outcome.verdict} {outcome.detail}", file=sys.stderr)
     finally:
         await browser.close()
-        await playwright.stop()
+        await release_driver(playwright)
     return outcomes
 
 
