@@ -68,9 +68,10 @@ lint: $(DEV)  ## ruff
 typecheck: $(DEV)  ## mypy --strict on the package
 	$(VENV)/bin/mypy
 
-bench: $(DEV)  ## the benchmarks (DOM, step overhead, replay, report size, MCP view tokens, batch throughput, soak)
+bench: $(DEV)  ## the benchmarks (DOM, step overhead, session start, replay, report size, MCP view tokens, batch throughput, soak)
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
+	$(PY) benchmarks/session_start.py --runs 3
 	$(PY) benchmarks/replay_bench.py
 	$(PY) benchmarks/report_bench.py
 	$(PY) benchmarks/mcp_tokens.py
