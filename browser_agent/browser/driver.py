@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from playwright.async_api import Playwright, async_playwright
 
-__all__ = ["acquire_driver", "release_driver"]
+__all__ = ["acquire_driver", "driver_alive", "release_driver"]
 
 _START_STOP_S = 10.0
 
@@ -40,7 +40,7 @@ async def acquire_driver() -> Playwright:
     """
     loop = asyncio.get_running_loop()
     driver = _current.get(loop)
-    if driver is None:
+    if driver is None or not _alive(driver):  # a driver that died stays with its users until they let go
         driver = _Driver(asyncio.ensure_future(async_playwright().start()))
         _current[loop] = driver
     driver.users += 1
@@ -56,6 +56,20 @@ async def acquire_driver() -> Playwright:
         raise
     _held[id(playwright)] = driver
     return playwright
+
+
+def driver_alive(playwright: Playwright) -> bool:
+    """False once the driver's connection has closed (its Node process died; the browsers it launched
+    went with it, although they may still say they are connected). Playwright has no public check: this
+    reads the connection's closing error where the installed version keeps it."""
+    connection = getattr(getattr(playwright, "_impl_obj", None), "_connection", None)
+    return getattr(connection, "_closed_error", None) is None
+
+
+def _alive(driver: _Driver) -> bool:
+    if not driver.starting.done() or driver.starting.cancelled() or driver.starting.exception():
+        return True  # still starting, or failed: its own users see to it
+    return driver_alive(driver.starting.result())
 
 
 async def release_driver(playwright: Playwright) -> None:
@@ -79,7 +93,8 @@ async def _let_go(loop: asyncio.AbstractEventLoop, driver: _Driver) -> None:
         return
     playwright = driver.starting.result()
     _held.pop(id(playwright), None)
-    await playwright.stop()
+    with contextlib.suppress(Exception):  # a driver that died has nothing left to stop
+        await playwright.stop()
 
 
 _stopping: set[asyncio.Task[None]] = set()

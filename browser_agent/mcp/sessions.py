@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from playwright.async_api import Browser, Playwright
 
 from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.browser.driver import acquire_driver, release_driver
+from browser_agent.browser.driver import acquire_driver, driver_alive, release_driver
 from browser_agent.browser.launch import launch_browser
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.errors import BrowserError
@@ -71,7 +71,7 @@ class SessionPool:
         """
         async with self._opening:
             client = self._clients.get(key)
-            if client is not None and not _connected(client):
+            if client is not None and not (_connected(client) and self._driver_alive()):
                 await self.close(key)  # its browser went away and took the context along: open a new one
                 client = None
             if client is None:
@@ -83,7 +83,10 @@ class SessionPool:
         return client
 
     def _alive(self) -> bool:
-        return self._browser is not None and self._browser.is_connected()
+        return self._browser is not None and self._browser.is_connected() and self._driver_alive()
+
+    def _driver_alive(self) -> bool:
+        return self._playwright is None or driver_alive(self._playwright)
 
     def touch(self, client: ClientBrowser) -> None:
         """Mark ``client`` as used now (a call just ended)."""
@@ -120,8 +123,10 @@ class SessionPool:
             return self._browser
         if self._given_browser is not None:  # not ours to start again
             raise BrowserError("The browser the server was given has closed; restart the server.")
-        if self._playwright is None:
-            self._playwright = await acquire_driver()
+        # the loop's live driver: the one this pool holds, unless the browser went away with it
+        previous, self._playwright = self._playwright, await acquire_driver()
+        if previous is not None:
+            await release_driver(previous)
         self._browser = await launch_browser(self._playwright, self.config)
         return self._browser
 

@@ -4,11 +4,14 @@ to close stops it. Each test runs in a loop of its own (in a thread), where no o
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.mcp.sessions import SessionPool
 from tests.support.processes import command_line, descendants, leftovers
 from tests.support.server import LocalServer
 
@@ -72,5 +75,45 @@ def test_a_start_cancelled_while_the_driver_starts_leaves_no_process(tmp_path: P
         starting.cancel()
         await asyncio.gather(starting, return_exceptions=True)
         assert not await leftovers(before), "the cancelled start stops the driver it began"
+
+    _in_new_loop(scenario)
+
+
+def test_a_driver_that_died_is_replaced_for_new_sessions_and_its_holders_close_cleanly(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        before = descendants()
+        holder = BrowserSession(_config(tmp_path, "a"))
+        await holder.start()
+        (driver,) = _drivers(descendants(beside=before))
+        os.kill(driver, signal.SIGKILL)  # the Node process dies under a session that holds it
+        await asyncio.sleep(0.5)
+        async with BrowserSession(_config(tmp_path, "b")) as fresh:  # not handed the dead driver
+            await fresh.navigate(server.url("basic.html"))
+            assert (await fresh.state(include_dom=False)).title == "Basic"
+            assert _drivers(descendants(beside=before)) - {driver}, "a new driver serves the new session"
+        await holder.close()  # closing on a dead driver is not an error
+        assert not await leftovers(before)
+
+    _in_new_loop(scenario)
+
+
+def test_an_mcp_pool_whose_driver_died_starts_its_browser_on_a_new_one(server: LocalServer) -> None:
+    async def scenario() -> None:
+        before = descendants()
+        pool = SessionPool(BrowserConfig(block_external_network=True))
+        try:
+            first = await pool.acquire("a")
+            (driver,) = _drivers(descendants(beside=before))
+            os.kill(driver, signal.SIGKILL)  # the browser goes with it
+            await asyncio.sleep(0.5)
+            again = await pool.acquire("a")
+            assert again is not first
+            await again.session.navigate(server.url("basic.html"))
+            assert (await again.session.state(include_dom=False)).title == "Basic"
+        finally:
+            await pool.aclose()
+        assert not await leftovers(before)
 
     _in_new_loop(scenario)
