@@ -67,9 +67,15 @@ def driver_alive(playwright: Playwright) -> bool:
 
 
 def _alive(driver: _Driver) -> bool:
-    if not driver.starting.done() or driver.starting.cancelled() or driver.starting.exception():
-        return True  # still starting, or failed: its own users see to it
-    return driver_alive(driver.starting.result())
+    playwright = _started(driver.starting)
+    return playwright is None or driver_alive(playwright)  # still starting, or failed: its users see to it
+
+
+def _started(starting: asyncio.Future[Playwright]) -> Playwright | None:
+    """The driver a start gave, or ``None`` while it runs or when it failed or was cancelled."""
+    if not starting.done() or starting.cancelled() or starting.exception() is not None:
+        return None
+    return starting.result()
 
 
 async def release_driver(playwright: Playwright) -> None:
@@ -89,9 +95,9 @@ async def _let_go(loop: asyncio.AbstractEventLoop, driver: _Driver) -> None:
     if not driver.starting.done():  # a start that outlasted its bound: stopped when it is done
         driver.starting.add_done_callback(_stop_late)
         return
-    if driver.starting.cancelled() or driver.starting.exception() is not None:
+    playwright = _started(driver.starting)
+    if playwright is None:
         return
-    playwright = driver.starting.result()
     _held.pop(id(playwright), None)
     with contextlib.suppress(Exception):  # a driver that died has nothing left to stop
         await playwright.stop()
@@ -101,8 +107,9 @@ _stopping: set[asyncio.Task[None]] = set()
 
 
 def _stop_late(starting: asyncio.Future[Playwright]) -> None:
-    if starting.cancelled() or starting.exception() is not None:
+    playwright = _started(starting)
+    if playwright is None:
         return
-    task = asyncio.ensure_future(starting.result().stop())
+    task = asyncio.ensure_future(playwright.stop())
     _stopping.add(task)
     task.add_done_callback(_stopping.discard)
