@@ -15,8 +15,8 @@ import pytest
 from playwright.async_api import Browser, Page
 
 from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.browser.driver import acquire_driver, release_driver
+from browser_agent.browser.launch import launch_browser
 from tests.support.alone import turn
 from tests.support.fence_sites import AllowedSite, DisallowedSite
 from tests.support.server import LocalServer
@@ -106,11 +106,7 @@ async def browser() -> AsyncIterator[Browser]:
     (``browser/driver.py``): held here for the whole session, it is started once per worker."""
     pw = await acquire_driver()
     try:
-        location = find_chromium(playwright_path=pw.chromium.executable_path)
-        launched = await pw.chromium.launch(
-            executable_path=str(location.path) if location.path else None,
-            args=chromium_args(block_external_network=True),
-        )
+        launched = await launch_browser(pw, BrowserConfig(block_external_network=True))  # as a session would
         try:
             yield launched
         finally:
