@@ -55,7 +55,23 @@ async def acquire_driver() -> Playwright:
         await _let_go(loop, driver)  # the start failed: the next user starts a new driver
         raise
     _held[id(playwright)] = driver
+    _read_its_end(playwright)
     return playwright
+
+
+def _read_its_end(playwright: Playwright) -> None:
+    """Playwright sets the error of a driver that died on a future that nothing awaits after the start;
+    asyncio would print it as an exception "never retrieved" whenever it is collected, in the middle of a
+    run that has already been told (the sessions report the closed browser). Read it when it comes."""
+    connection = getattr(getattr(playwright, "_impl_obj", None), "_connection", None)
+    starter = getattr(getattr(playwright, "stop", None), "__self__", None)  # the context manager
+    transports = (
+        getattr(connection, "_transport", None),
+        getattr(getattr(starter, "_client", None), "_transport", None),
+    )
+    for future in (getattr(transport, "on_error_future", None) for transport in transports):
+        if isinstance(future, asyncio.Future):
+            future.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 def driver_alive(playwright: Playwright) -> bool:

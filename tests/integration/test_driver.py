@@ -4,6 +4,7 @@ to close stops it. Each test runs in a loop of its own (in a thread), where no o
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import threading
@@ -82,7 +83,10 @@ def test_a_start_cancelled_while_the_driver_starts_leaves_no_process(tmp_path: P
 def test_a_driver_that_died_is_replaced_for_new_sessions_and_its_holders_close_cleanly(
     server: LocalServer, tmp_path: Path
 ) -> None:
+    reported: list[dict[str, object]] = []
+
     async def scenario() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, context: reported.append(context))
         before = descendants()
         holder = BrowserSession(_config(tmp_path, "a"))
         await holder.start()
@@ -97,6 +101,8 @@ def test_a_driver_that_died_is_replaced_for_new_sessions_and_its_holders_close_c
         assert not await leftovers(before)
 
     _in_new_loop(scenario)
+    gc.collect()  # an error that nothing read is reported when its future is collected
+    assert not reported, "the driver's death is not printed as an exception never retrieved"
 
 
 def test_an_mcp_pool_whose_driver_died_starts_its_browser_on_a_new_one(server: LocalServer) -> None:
