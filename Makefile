@@ -14,8 +14,8 @@ help:  ## list the targets
 # Packages go in with uv when it can be had (it installs the dev set in about 3 s where pip takes 35);
 # `make test INSTALLER=pip`, or a failed uv install, uses pip and its configuration (mirrors, constraints).
 # No bytecode is compiled at install: Python writes it for each module the first time one is imported
-# (so a PYTHONDONTWRITEBYTECODE in the environment is not passed on to the recipes), and `make test`
-# writes what the suite imports before it starts (tests/support/warm_up.py).
+# (so a PYTHONDONTWRITEBYTECODE in the environment is not passed on to the recipes); under `make test`
+# that is the one process the test workers are forked from (tests/support/forked.py).
 unexport PYTHONDONTWRITEBYTECODE
 INSTALLER ?= uv
 UV := $(VENV)/bin/uv
@@ -47,14 +47,17 @@ demo: $(RUNTIME)  ## install the package and a Chromium, then run the offline de
 	$(VENV)/bin/browser-agent demo
 
 # The suite runs in parallel (pytest-xdist): each worker has its own servers and Chromium. Three workers on
-# two cores, because many tests wait on subprocesses and timers; worksteal evens out the long tests.
+# two cores, because many tests wait on subprocesses and timers; worksteal evens out the long tests. The
+# workers are forked from one process that imports what they need first (tests/support/forked.py); mypy
+# runs on the other core meanwhile, and its report is printed after the tests'.
 WORKERS ?= 3
 PARALLEL = -n $(WORKERS) --dist worksteal
 
 test: $(DEV)  ## install the dev set, then run lint, type checks and the whole test suite
 	$(VENV)/bin/ruff check browser_agent tests examples benchmarks
-	$(PY) -m tests.support.warm_up & $(VENV)/bin/mypy; status=$$?; wait; exit $$status  # mypy uses one core
-	$(VENV)/bin/pytest -q -p no:cacheprovider $(PARALLEL)
+	$(VENV)/bin/mypy > $(VENV)/mypy.out 2>&1 & mypy=$$!; \
+	$(VENV)/bin/pytest -q -p no:cacheprovider $(PARALLEL); tests=$$?; \
+	wait $$mypy; types=$$?; cat $(VENV)/mypy.out; exit $$(( tests ? tests : types ))
 
 unit: $(DEV)  ## only the unit tests (no browser)
 	$(VENV)/bin/pytest -q tests/unit

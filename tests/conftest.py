@@ -11,6 +11,7 @@ import os
 from collections.abc import AsyncIterator, Generator, Iterator
 from pathlib import Path
 
+import execnet
 import pytest
 from playwright.async_api import Browser, Page
 
@@ -19,6 +20,7 @@ from browser_agent.browser.driver import acquire_driver, release_driver
 from browser_agent.browser.launch import launch_browser
 from tests.support.alone import turn
 from tests.support.fence_sites import AllowedSite, DisallowedSite
+from tests.support.forked import worker_python
 from tests.support.server import LocalServer
 
 TESTS = Path(__file__).parent
@@ -129,3 +131,13 @@ async def session(browser: Browser, browser_config: BrowserConfig) -> AsyncItera
 @pytest.fixture
 async def page(session: BrowserSession) -> Page:
     return session.page
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(specs: list[execnet.XSpec]) -> None:
+    """Fork the workers from one process that has imported pytest, the package and the test libraries
+    (tests/support/forked.py), instead of starting three interpreters that each import them again."""
+    python = worker_python()
+    for spec in specs:
+        if python and spec.popen and not spec.python:
+            spec.python = python

@@ -12,17 +12,27 @@ One server process per test process, started at first use: it imports, then fork
 A request is a packet on a Unix socket carrying the command as JSON and the three standard streams as
 file descriptors; the answer is the child's pid, then its exit code. The server ends with its parent
 (it reads its stdin, a pipe from the test process, to the end).
+
+Under pytest-xdist the run's controller starts one server before its workers, and the workers are forked
+from it too (``worker_python``: the interpreter xdist starts for a worker is a few-line forwarder that
+hands its streams to a forked child and ends with the child's exit code). A worker then starts with
+pytest, the package and the libraries the tests import already loaded, instead of importing them again
+in each of three new interpreters, and its commands are forked from the same server.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import importlib
+import io
 import json
 import os
+import pkgutil
 import runpy
 import selectors
+import shlex
 import shutil
 import signal
 import socket
@@ -36,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["python_run"]
+__all__ = ["python_run", "worker_python"]
 
 # What the package's commands and the examples import: loaded once in the server, shared by every child.
 PRELOAD = (
@@ -55,6 +65,24 @@ PRELOAD = (
     "langchain_openai",
     "playwright.async_api",
 )
+# What a test worker imports besides (pytest, and what test modules import at their top or inside tests),
+# loaded too when the server is the run's (``worker_python``). Not the pytest plugins named with ``-p``
+# in pyproject.toml, nor the test modules: pytest must import those itself, to rewrite their asserts.
+WORKER_PRELOAD = (
+    "pytest",
+    "hypothesis",
+    "mcp",
+    "mcp.server.fastmcp",
+    "langchain_anthropic",
+    "langchain_ollama",
+    "miniwob",
+    "uvicorn",
+    "starlette",
+    "PIL.Image",
+    "ray",
+)
+# The server a worker's ``python_run`` uses when the run's controller started one (``worker_python``).
+SERVER_VARIABLE = "TESTS_FORK_SERVER"
 _PACKET = 1 << 20
 
 
@@ -76,22 +104,39 @@ def python_run(
     return _Server.get().run(command, dict(env), str(cwd or os.getcwd()), timeout)
 
 
+def worker_python() -> str | None:
+    """The ``python`` of an xdist ``popen`` spec that forks the worker from this process's server (started
+    here with the workers' imports, and named in the environment the workers inherit), or None where
+    there is no fork."""
+    if not hasattr(os, "fork"):
+        return None
+    server = _Server.get(for_workers=True)
+    os.environ[SERVER_VARIABLE] = server.path
+    return shlex.join([sys.executable, "-S", __file__, "--forward"])
+
+
 class _Server:
     _current: _Server | None = None
     _lock = threading.Lock()
 
     @classmethod
-    def get(cls) -> _Server:
+    def get(cls, *, for_workers: bool = False) -> _Server:
         with cls._lock:
-            if cls._current is None or cls._current.process.poll() is not None:
-                cls._current = cls()
+            if cls._current is None or not cls._current.alive():
+                shared = os.environ.get(SERVER_VARIABLE)
+                shared = shared if shared and os.path.exists(shared) else None
+                cls._current = cls(shared=shared, workers=for_workers)
             return cls._current
 
-    def __init__(self) -> None:
+    def __init__(self, *, shared: str | None = None, workers: bool = False) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        if shared is not None:  # the run's server, started by the controller: it outlives this worker
+            self.path = shared
+            return
         self.path = os.path.join(tempfile.mkdtemp(prefix="forked-"), "socket")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("BROWSER_", "OPENAI_", "PYTEST_"))}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.forked", self.path],
+            [sys.executable, "-m", "tests.support.forked", self.path, *(["--workers"] if workers else [])],
             stdin=subprocess.PIPE,
             env={k: v for k, v in env.items() if not k.endswith("_API_KEY")},
             cwd=Path(__file__).resolve().parents[2],
@@ -103,7 +148,12 @@ class _Server:
                 raise RuntimeError("the forking server did not start")
             time.sleep(0.02)
 
+    def alive(self) -> bool:
+        return os.path.exists(self.path) if self.process is None else self.process.poll() is None
+
     def close(self) -> None:
+        if self.process is None:
+            return
         if self.process.stdin is not None:
             self.process.stdin.close()  # the server reads to the end and stops
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -173,11 +223,21 @@ def _text(data: bytes) -> str:
 # -- the server ----------------------------------------------------------------------------------
 
 
-def _serve(path: str) -> tuple[dict[str, Any], list[int]]:
+def _serve(path: str, *, workers: bool) -> tuple[dict[str, Any], list[int]]:
     """Import, then fork a child per request; returns only in a child, with its request and streams."""
-    for name in PRELOAD:
+    for name in PRELOAD + (WORKER_PRELOAD if workers else ()):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+    if workers:  # every module of the package, as a worker's collection imports them
+        import browser_agent
+
+        for module in pkgutil.walk_packages(browser_agent.__path__, "browser_agent."):
+            if not module.name.endswith("__main__"):
+                with contextlib.suppress(Exception):
+                    importlib.import_module(module.name)
+    # What is imported stays as it is in every child: out of the collector's reach, its pages are not
+    # copied into each child by the first collection that would walk them.
+    gc.freeze()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path + ".new")
     os.rename(path + ".new", path)  # the client waits for the name: it exists once it can connect
@@ -225,6 +285,10 @@ def _become(request: dict[str, Any], fds: list[int]) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     args: list[str] = request["args"]
+    if args[0] == "-u":  # unbuffered standard streams, as ``python -u``
+        args = args[1:]
+        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), write_through=True)
+        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), write_through=True)
     if args[0] == "-c":
         sys.argv = ["-c", *args[2:]]
         sys.path[0] = ""
@@ -240,5 +304,30 @@ def _become(request: dict[str, Any], fds: list[int]) -> None:
         runpy.run_path(args[0], run_name="__main__")
 
 
+def _forward(args: list[str]) -> None:
+    """Stand in for ``python ARGS`` (an xdist worker's interpreter): a child forked from the run's server
+    runs ARGS with this process's streams, environment and directory; this process keeps no copy of the
+    streams (their reader sees them end when the child does), passes on the signals it is sent, and ends
+    with the child's exit code."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as conn:
+        conn.connect(os.environ[SERVER_VARIABLE])
+        request = json.dumps({"args": args, "env": dict(os.environ), "cwd": os.getcwd()}).encode()
+        socket.send_fds(conn, [request], [0, 1, 2])
+        pid = _number(conn.recv(64))
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(sig, lambda number, _frame: os.kill(pid, number))
+        code = _number(conn.recv(64))
+    if code < 0:  # killed by a signal: so is this process, as its parent would see the child end
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    _become(*_serve(sys.argv[1]))
+    if sys.argv[1] == "--forward":
+        _forward(sys.argv[2:])
+    else:
+        _become(*_serve(sys.argv[1], workers="--workers" in sys.argv[2:]))

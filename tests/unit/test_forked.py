@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.forked import python_run
+from tests.support.forked import python_run, worker_python
 
 SCRIPT = """
 import atexit, os, sys, threading, time
@@ -61,3 +63,20 @@ def test_a_forked_command_past_its_timeout_is_killed_and_the_next_runs(tmp_path:
     with pytest.raises(subprocess.TimeoutExpired):
         python_run([str(script)], env=dict(os.environ), timeout=1)
     assert python_run(["-c", "print('next')"], env=dict(os.environ)).stdout == "next\n"
+
+
+def test_a_worker_interpreter_is_a_forked_child_with_the_forwarders_streams_signals_and_ending() -> None:
+    command = [*shlex.split(worker_python() or pytest.skip("no fork here")), "-u", "-c"]
+    echo = (
+        "import os, sys; print(sys.stdin.readline().strip(), os.getpid()); sys.stderr.write('e'); sys.exit(4)"
+    )
+    done = subprocess.run([*command, echo], input="hello\n", capture_output=True, text=True, timeout=30)
+    assert done.returncode == 4 and done.stderr == "e"
+    word, pid = done.stdout.split()
+    assert word == "hello" and int(pid) != 0
+    wait = "import sys, time; print('ready', flush=True); time.sleep(30)"
+    with subprocess.Popen([*command, wait], stdout=subprocess.PIPE, text=True) as forwarder:
+        assert forwarder.stdout is not None and forwarder.stdout.readline() == "ready\n"
+        forwarder.terminate()  # passed on to the child, which ends, and the forwarder with it
+        assert forwarder.wait(10) == -signal.SIGTERM
+        assert forwarder.stdout.read() == "", "the stream ends with the child: the forwarder kept no copy"
