@@ -225,19 +225,7 @@ def _text(data: bytes) -> str:
 
 def _serve(path: str, *, workers: bool) -> tuple[dict[str, Any], list[int]]:
     """Import, then fork a child per request; returns only in a child, with its request and streams."""
-    for name in PRELOAD + (WORKER_PRELOAD if workers else ()):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
-    if workers:  # every module of the package, as a worker's collection imports them
-        import browser_agent
-
-        for module in pkgutil.walk_packages(browser_agent.__path__, "browser_agent."):
-            if not module.name.endswith("__main__"):
-                with contextlib.suppress(Exception):
-                    importlib.import_module(module.name)
-    # What is imported stays as it is in every child: out of the collector's reach, its pages are not
-    # copied into each child by the first collection that would walk them.
-    gc.freeze()
+    _preload(workers=workers)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path + ".new")
     os.rename(path + ".new", path)  # the client waits for the name: it exists once it can connect
@@ -252,26 +240,69 @@ def _serve(path: str, *, workers: bool) -> tuple[dict[str, Any], list[int]]:
                     os._exit(0)  # the test process is gone: so is this one (its children run on)
             elif key.data == "request":
                 conn, _ = listener.accept()
-                message, fds, _, _ = socket.recv_fds(conn, _PACKET, 3)
+                request = _receive(conn)
+                if request is None:  # the client left before asking: the server goes on
+                    conn.close()
+                    continue
                 assert threading.active_count() == 1, "no fork with a thread running"
                 pid = os.fork()
                 if pid == 0:
                     selector.close()
                     listener.close()
                     conn.close()
-                    return json.loads(message), fds
-                for fd in fds:
+                    return request
+                for fd in request[1]:
                     os.close(fd)
-                conn.send(str(pid).encode())
+                try:
+                    conn.send(str(pid).encode())
+                except OSError:  # the client left (interrupted): nobody waits for its command
+                    os.kill(pid, signal.SIGKILL)
                 selector.register(os.pidfd_open(pid), selectors.EVENT_READ, (pid, conn))
             else:
-                pid, conn = key.data
-                _, status = os.waitpid(pid, 0)
-                with contextlib.suppress(OSError):  # the client gave up (a timeout)
-                    conn.send(str(os.waitstatus_to_exitcode(status)).encode())
-                conn.close()
                 selector.unregister(key.fd)
-                os.close(key.fd)
+                _reap(key.fd, *key.data)
+
+
+def _preload(*, workers: bool) -> None:
+    for name in PRELOAD + (WORKER_PRELOAD if workers else ()):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    if workers:  # every module of the package, as a worker's collection imports them
+        import browser_agent
+
+        for module in pkgutil.walk_packages(browser_agent.__path__, "browser_agent."):
+            if not module.name.endswith("__main__"):
+                with contextlib.suppress(Exception):
+                    importlib.import_module(module.name)
+    # What is imported stays as it is in every child: out of the collector's reach, its pages are not
+    # copied into each child by the first collection that would walk them.
+    gc.freeze()
+
+
+def _reap(pidfd: int, pid: int, conn: socket.socket) -> None:
+    """Tell the client how its child ended."""
+    _, status = os.waitpid(pid, 0)
+    with contextlib.suppress(OSError):  # the client gave up (a timeout)
+        conn.send(str(os.waitstatus_to_exitcode(status)).encode())
+    conn.close()
+    os.close(pidfd)
+
+
+def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]] | None:
+    """A request and its three streams, or None when the client left or sent something else."""
+    try:
+        message, fds, _, _ = socket.recv_fds(conn, _PACKET, 3)
+    except OSError:
+        return None
+    try:
+        request = json.loads(message)
+    except ValueError:
+        request = None
+    if not isinstance(request, dict) or len(fds) != 3:
+        for fd in fds:
+            os.close(fd)
+        return None
+    return request, fds
 
 
 def _become(request: dict[str, Any], fds: list[int]) -> None:

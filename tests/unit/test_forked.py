@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support import forked
 from tests.support.forked import python_run, worker_python
 
 SCRIPT = """
@@ -80,3 +83,18 @@ def test_a_worker_interpreter_is_a_forked_child_with_the_forwarders_streams_sign
         forwarder.terminate()  # passed on to the child, which ends, and the forwarder with it
         assert forwarder.wait(10) == -signal.SIGTERM
         assert forwarder.stdout.read() == "", "the stream ends with the child: the forwarder kept no copy"
+
+
+def test_a_client_that_leaves_before_its_answer_does_not_stop_the_server(tmp_path: Path) -> None:
+    assert python_run(["-c", "pass"], env=dict(os.environ)).returncode == 0  # the server is up
+    path = forked._Server.get().path
+    request = {"args": ["-c", "import time; time.sleep(30)"], "env": dict(os.environ), "cwd": str(tmp_path)}
+    for asks in (False, True):  # leaves before asking; asks, then leaves before the child's pid
+        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as conn:
+            conn.connect(path)
+            if asks:
+                read, write = os.pipe()
+                socket.send_fds(conn, [json.dumps(request).encode()], [read, write, write])
+                os.close(read)
+                os.close(write)
+    assert python_run(["-c", "print('still here')"], env=dict(os.environ)).stdout == "still here\n"
