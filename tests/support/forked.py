@@ -340,16 +340,27 @@ def _forward(args: list[str]) -> None:
     runs ARGS with this process's streams, environment and directory; this process keeps no copy of the
     streams (their reader sees them end when the child does), passes on the signals it is sent, and ends
     with the child's exit code."""
+    child: list[int] = []
+    early: list[int] = []  # signals that came before the child's pid: passed on once it is known
+
+    def pass_on(number: int, _frame: object) -> None:
+        if child:
+            os.kill(child[0], number)
+        else:
+            early.append(number)
+
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, pass_on)
     with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as conn:
         conn.connect(os.environ[SERVER_VARIABLE])
         request = json.dumps({"args": args, "env": dict(os.environ), "cwd": os.getcwd()}).encode()
         socket.send_fds(conn, [request], [0, 1, 2])
-        pid = _number(conn.recv(64))
+        child.append(_number(conn.recv(64)))
+        for number in early:
+            os.kill(child[0], number)
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-            signal.signal(sig, lambda number, _frame: os.kill(pid, number))
         code = _number(conn.recv(64))
     if code < 0:  # killed by a signal: so is this process, as its parent would see the child end
         signal.signal(-code, signal.SIG_DFL)
