@@ -170,8 +170,7 @@ class _Server:
         null = os.open(os.devnull, os.O_RDONLY)
         with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as conn:
             conn.connect(self.path)
-            request = json.dumps({"args": command[1:], "env": env, "cwd": cwd}).encode()
-            socket.send_fds(conn, [request], [null, out_w, err_w])
+            _ask(conn, command[1:], env, cwd, [null, out_w, err_w])
             for fd in (null, out_w, err_w):
                 os.close(fd)
             pid = _number(conn.recv(64))
@@ -185,6 +184,12 @@ class _Server:
                     os.kill(pid, signal.SIGKILL)
                 raise subprocess.TimeoutExpired(command, timeout) from exc
         return subprocess.CompletedProcess(command, code, _text(out), _text(err))
+
+
+def _ask(conn: socket.socket, args: list[str], env: dict[str, str], cwd: str, streams: list[int]) -> None:
+    """Send the server a request: ``python ARGS`` in ``cwd`` with ``env``, on these three streams."""
+    request = json.dumps({"args": args, "env": env, "cwd": cwd}).encode()
+    socket.send_fds(conn, [request], streams)
 
 
 def _number(answer: bytes) -> int:
@@ -353,8 +358,7 @@ def _forward(args: list[str]) -> None:
         signal.signal(sig, pass_on)
     with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as conn:
         conn.connect(os.environ[SERVER_VARIABLE])
-        request = json.dumps({"args": args, "env": dict(os.environ), "cwd": os.getcwd()}).encode()
-        socket.send_fds(conn, [request], [0, 1, 2])
+        _ask(conn, args, dict(os.environ), os.getcwd(), [0, 1, 2])
         child.append(_number(conn.recv(64)))
         for number in early:
             os.kill(child[0], number)
