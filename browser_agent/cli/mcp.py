@@ -16,8 +16,8 @@ from browser_agent.cli.options import (
     allowed_domains,
     browser_config,
     command,
-    load_secrets,
 )
+from browser_agent.cli.secret_files import load_secrets
 from browser_agent.errors import UserError
 
 if TYPE_CHECKING:

@@ -2,7 +2,8 @@
 
 Groups: the model (``--model``, ``--base-url``, ``--api-key-env``, ``--tool-calling-method``,
 ``--planner-model``), the browser (``--headed``, ``--cdp-url``, ``--ws-endpoint``), the fence
-(``--allowed-domain``) and the secrets (``--secrets FILE``, ``--secret NAME=ENVVAR``). Every parser is made
+(``--allowed-domain``) and the secrets (``--secrets FILE``, ``--secret NAME=ENVVAR``, read by
+``secret_files.load_secrets``). Every parser is made
 by ``command``: no abbreviated flags (``--max-step`` is an error, not ``--max-steps``), defaults shown.
 
 Nothing heavy is imported here: the providers, langchain and Playwright load when a command reads its
@@ -12,22 +13,15 @@ flags back (``ModelOptions.load``, ``browser_config``), never for ``--help``.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
-import json
-import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from browser_agent.errors import UserError
-from browser_agent.sensitive import Secrets
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
-    from pydantic import BaseModel
 
     from browser_agent.browser import BrowserConfig
 
@@ -46,8 +40,6 @@ __all__ = [
     "browser_configs",
     "check_login",
     "command",
-    "import_model",
-    "load_secrets",
     "model_options",
     "tool_calling_methods",
 ]
@@ -317,85 +309,3 @@ def add_secret_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=ENVVAR",
         help="a secret read from environment variable ENVVAR, typed for <secret>NAME</secret> (repeatable)",
     )
-
-
-def load_secrets(file: Path | None, pairs: Sequence[str] = ()) -> dict[str, str | dict[str, str]]:
-    """The secrets of ``--secrets FILE`` and ``--secret NAME=ENVVAR``, validated as ``Secrets`` does.
-
-    Raises:
-        UserError: an unreadable or malformed file, a pair without ``=``, an unset variable, or a
-            secret ``Secrets`` refuses. Values never appear in the message.
-    """
-    data = _secrets_file(file) if file is not None else {}
-    for pair in pairs:
-        name, sep, variable = pair.partition("=")
-        if not sep or not name or not variable:
-            raise UserError(f"--secret {pair!r} must look like NAME=ENVVAR.")
-        value = os.environ.get(variable)
-        if value is None:
-            raise UserError(f"--secret {name}={variable}: the environment variable {variable} is not set.")
-        data[name] = value
-    Secrets(data)  # refuses what the run would refuse, before a browser starts
-    return data
-
-
-def _secrets_file(file: Path) -> dict[str, str | dict[str, str]]:
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserError(f"--secrets {file}: cannot read it ({exc.strerror or exc}).") from exc
-    except ValueError as exc:
-        line = getattr(exc, "lineno", "?")
-        raise UserError(f'--secrets {file} is not JSON (line {line}); write {{"name": "value"}}.') from None
-    if not isinstance(data, dict) or not all(_secret_entry(v) for v in data.values()):
-        raise UserError(
-            f'--secrets {file} must hold one object: {{"name": "value", ...}} or '
-            '{"https://*.site.example": {"name": "value"}}.'
-        )
-    return data
-
-
-def _secret_entry(value: object) -> bool:
-    if isinstance(value, str):
-        return True
-    return isinstance(value, dict) and all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-    )
-
-
-# -- --output-schema ---------------------------------------------------------------------------------
-
-
-def import_model(spec: str) -> type[BaseModel]:
-    """``package.module:Model`` or ``path/to/file.py:Model`` → the pydantic model class.
-
-    Raises:
-        UserError: the module or the name cannot be found, or it is not a pydantic model.
-    """
-    from pydantic import BaseModel
-
-    where, sep, name = spec.rpartition(":")
-    if not sep or not where or not name:
-        raise UserError(f"--output-schema {spec!r} must look like module:Model or file.py:Model.")
-    module = _import(where, spec)
-    found = getattr(module, name, None)
-    if not (isinstance(found, type) and issubclass(found, BaseModel)):
-        raise UserError(f"--output-schema {spec}: {where} has no pydantic model named {name!r}.")
-    return found
-
-
-def _import(where: str, spec: str) -> Any:
-    try:
-        if where.endswith(".py"):
-            path = Path(where).resolve()
-            loader = importlib.util.spec_from_file_location(path.stem, path)
-            if loader is None or loader.loader is None or not path.is_file():
-                raise UserError(f"--output-schema {spec}: {where} is not a readable Python file.")
-            module = importlib.util.module_from_spec(loader)
-            loader.loader.exec_module(module)
-            return module
-        if "" not in sys.path and os.getcwd() not in sys.path:
-            sys.path.insert(0, os.getcwd())  # models of the project the command runs in
-        return importlib.import_module(where)
-    except (ImportError, SyntaxError) as exc:
-        raise UserError(f"--output-schema {spec}: cannot import {where} ({exc}).") from exc

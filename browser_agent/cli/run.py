@@ -23,10 +23,10 @@ from browser_agent.cli.options import (
     browser_config,
     check_login,
     command,
-    import_model,
-    load_secrets,
     model_options,
 )
+from browser_agent.cli.output_schema import import_model
+from browser_agent.cli.secret_files import load_secrets
 from browser_agent.defaults import DEFAULT_MAX_STEPS
 from browser_agent.errors import AgentRunError, ProviderUnreachableError, UserError
 

@@ -21,9 +21,9 @@ from browser_agent.cli.options import (
     allowed_domains,
     browser_config,
     command,
-    load_secrets,
     model_options,
 )
+from browser_agent.cli.secret_files import load_secrets
 from browser_agent.errors import UserError
 
 __all__ = ["add_parser"]

@@ -22,9 +22,9 @@ from browser_agent.cli.options import (
     browser_config,
     check_login,
     command,
-    load_secrets,
     model_options,
 )
+from browser_agent.cli.secret_files import load_secrets
 from browser_agent.errors import UserError
 
 if TYPE_CHECKING:
