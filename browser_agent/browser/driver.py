@@ -5,20 +5,30 @@ than launching a Chromium from a driver already running. The sessions, MCP pools
 loop (several agents in one script, a batch's tasks, a test suite) take the running driver instead of
 each starting one. It starts with its first user and stops when its last user lets it go, so it never
 outlives the runs that used it, as before.
+
+Most of a start is Node compiling the driver's 7 MB of JavaScript. Node (22.1 and later; Playwright ships
+a newer one) keeps that work between starts in a compile cache when told where: each start is told to use
+``~/.cache/browser-agent/node-compile-cache`` (under ``XDG_CACHE_HOME`` when set), which takes a start
+from about 0.6 to 0.47 CPU-seconds. A ``NODE_COMPILE_CACHE`` of the user's own wins, and
+``NODE_DISABLE_COMPILE_CACHE`` turns it off, as for any Node program.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import weakref
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from playwright.async_api import Playwright, async_playwright
 
-__all__ = ["acquire_driver", "driver_alive", "release_driver"]
+__all__ = ["acquire_driver", "compile_cache_folder", "driver_alive", "release_driver"]
 
 _START_STOP_S = 10.0
+_CACHE_VARIABLE = "NODE_COMPILE_CACHE"
 
 
 @dataclass(eq=False)
@@ -41,7 +51,7 @@ async def acquire_driver() -> Playwright:
     loop = asyncio.get_running_loop()
     driver = _current.get(loop)
     if driver is None or not _alive(driver):  # a driver that died stays with its users until they let go
-        driver = _Driver(asyncio.ensure_future(async_playwright().start()))
+        driver = _Driver(asyncio.ensure_future(_start()))
         _current[loop] = driver
     driver.users += 1
     try:
@@ -57,6 +67,42 @@ async def acquire_driver() -> Playwright:
     _held[id(playwright)] = driver
     _read_its_end(playwright)
     return playwright
+
+
+async def _start() -> Playwright:
+    """Start a driver; Playwright gives it a copy of this process's environment as the start begins."""
+    with _compile_cache():
+        return await async_playwright().start()
+
+
+def compile_cache_folder(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """Where the driver's Node keeps its compile cache, or None where the user chose otherwise (their own
+    ``NODE_COMPILE_CACHE``, or ``NODE_DISABLE_COMPILE_CACHE``)."""
+    if _CACHE_VARIABLE in environ or "NODE_DISABLE_COMPILE_CACHE" in environ:
+        return None
+    base = Path(environ["XDG_CACHE_HOME"]) if environ.get("XDG_CACHE_HOME") else Path.home() / ".cache"
+    return base / "browser-agent" / "node-compile-cache"
+
+
+@contextlib.contextmanager
+def _compile_cache() -> Iterator[None]:
+    """Name the compile cache in the environment for as long as a driver starts, then take it out again:
+    the user's own subprocesses never see it. Without a folder that can be made, nothing is set."""
+    try:
+        folder = compile_cache_folder()
+        if folder is not None:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except (OSError, RuntimeError):  # no home folder, or one that cannot be written
+        folder = None
+    if folder is None:
+        yield
+        return
+    os.environ[_CACHE_VARIABLE] = str(folder)
+    try:
+        yield
+    finally:
+        if os.environ.get(_CACHE_VARIABLE) == str(folder):
+            del os.environ[_CACHE_VARIABLE]
 
 
 def _read_its_end(playwright: Playwright) -> None:

@@ -11,7 +11,10 @@ import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+
 from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.driver import acquire_driver, release_driver
 from browser_agent.mcp.sessions import SessionPool
 from tests.support.processes import command_line, descendants, leftovers
 from tests.support.server import LocalServer
@@ -123,3 +126,41 @@ def test_an_mcp_pool_whose_driver_died_starts_its_browser_on_a_new_one(server: L
         assert not await leftovers(before)
 
     _in_new_loop(scenario)
+
+
+def _environment(pid: int) -> dict[str, str]:
+    pairs = Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace").split("\0")
+    return dict(pair.split("=", 1) for pair in pairs if "=" in pair)
+
+
+def test_the_driver_keeps_its_compiled_code_in_the_users_cache_and_the_users_own_choice_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("NODE_COMPILE_CACHE", raising=False)
+    monkeypatch.delenv("NODE_DISABLE_COMPILE_CACHE", raising=False)
+    folder = tmp_path / "cache" / "browser-agent" / "node-compile-cache"
+    seen: list[dict[str, str]] = []
+
+    async def scenario() -> None:
+        before, users = _drivers(descendants()), os.environ.get("NODE_COMPILE_CACHE")
+        playwright = await acquire_driver()
+        try:
+            [driver] = _drivers(descendants()) - before
+            seen.append(_environment(driver))
+            assert os.environ.get("NODE_COMPILE_CACHE") == users, "ours is set only while the driver starts"
+        finally:
+            await release_driver(playwright)
+
+    _in_new_loop(scenario)
+    assert seen[-1]["NODE_COMPILE_CACHE"] == str(folder)
+    assert folder.is_dir() and any(folder.rglob("*")), "Node wrote the cache as the driver ended"
+
+    monkeypatch.setenv("NODE_COMPILE_CACHE", str(tmp_path / "mine"))
+    _in_new_loop(scenario)
+    assert seen[-1]["NODE_COMPILE_CACHE"] == str(tmp_path / "mine")
+
+    monkeypatch.delenv("NODE_COMPILE_CACHE")
+    monkeypatch.setenv("NODE_DISABLE_COMPILE_CACHE", "1")
+    _in_new_loop(scenario)
+    assert "NODE_COMPILE_CACHE" not in seen[-1]
