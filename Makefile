@@ -75,11 +75,11 @@ bench: $(DEV)  ## the benchmarks (DOM, step overhead, session start, replay, rep
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
 	$(PY) benchmarks/session_start.py --runs 3
-	$(PY) benchmarks/replay_bench.py
+	$(PY) -m benchmarks.replay_bench
 	$(PY) benchmarks/report_bench.py
 	$(PY) benchmarks/mcp_tokens.py
-	$(PY) benchmarks/throughput.py
-	$(PY) benchmarks/soak.py
+	$(PY) -m benchmarks.throughput
+	$(PY) -m benchmarks.soak
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
