@@ -35,6 +35,7 @@ from playwright.async_api import Route
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.dom.extractor import WHOLE_PAGE
 from browser_agent.mcp.page_view import capture_view, view_text
+from browser_agent.sensitive import Secrets
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "realpages"
@@ -58,7 +59,7 @@ async def measure(session: BrowserSession, url: str) -> dict[str, float]:
     with contextlib.suppress(PlaywrightError):
         await page.goto(url, wait_until="load", timeout=15_000)
     encoding = get_encoding("o200k_base")
-    ours = (await capture_view(session, None)).text
+    ours = (await capture_view(session, Secrets())).text
     assert session.last_snapshot is not None
     elements = len(session.last_snapshot.selector_map)
     whole = view_text(await session.state(extract_options=WHOLE_PAGE))
