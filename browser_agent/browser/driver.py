@@ -19,13 +19,13 @@ import asyncio
 import contextlib
 import os
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.async_api import Playwright, async_playwright
 
-__all__ = ["acquire_driver", "compile_cache_folder", "driver_alive", "release_driver"]
+__all__ = ["acquire_driver", "driver_alive", "release_driver"]
 
 _START_STOP_S = 10.0
 _CACHE_VARIABLE = "NODE_COMPILE_CACHE"
@@ -75,21 +75,22 @@ async def _start() -> Playwright:
         return await async_playwright().start()
 
 
-def compile_cache_folder(environ: Mapping[str, str] = os.environ) -> Path | None:
+def _compile_cache_folder() -> Path | None:
     """Where the driver's Node keeps its compile cache, or None where the user chose otherwise (their own
     ``NODE_COMPILE_CACHE``, or ``NODE_DISABLE_COMPILE_CACHE``)."""
-    if _CACHE_VARIABLE in environ or "NODE_DISABLE_COMPILE_CACHE" in environ:
+    if _CACHE_VARIABLE in os.environ or "NODE_DISABLE_COMPILE_CACHE" in os.environ:
         return None
-    base = Path(environ["XDG_CACHE_HOME"]) if environ.get("XDG_CACHE_HOME") else Path.home() / ".cache"
-    return base / "browser-agent" / "node-compile-cache"
+    cache = os.environ.get("XDG_CACHE_HOME")
+    return (Path(cache) if cache else Path.home() / ".cache") / "browser-agent" / "node-compile-cache"
 
 
 @contextlib.contextmanager
 def _compile_cache() -> Iterator[None]:
-    """Name the compile cache in the environment for as long as a driver starts, then take it out again:
-    the user's own subprocesses never see it. Without a folder that can be made, nothing is set."""
+    """Name the compile cache in this process's environment while a driver starts (Playwright copies the
+    environment for it), then take it out again: it is not left for the user's own programs. Without a
+    folder that can be made, nothing is set."""
     try:
-        folder = compile_cache_folder()
+        folder = _compile_cache_folder()
         if folder is not None:
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except (OSError, RuntimeError):  # no home folder, or one that cannot be written

@@ -164,3 +164,9 @@ def test_the_driver_keeps_its_compiled_code_in_the_users_cache_and_the_users_own
     monkeypatch.setenv("NODE_DISABLE_COMPILE_CACHE", "1")
     _in_new_loop(scenario)
     assert "NODE_COMPILE_CACHE" not in seen[-1]
+
+    monkeypatch.delenv("NODE_DISABLE_COMPILE_CACHE")
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))  # no folder can be made under it
+    _in_new_loop(scenario)
+    assert "NODE_COMPILE_CACHE" not in seen[-1], "the driver starts without a cache"
