@@ -110,7 +110,7 @@ def _read_its_end(playwright: Playwright) -> None:
     """Playwright sets the error of a driver that died on a future that nothing awaits after the start;
     asyncio would print it as an exception "never retrieved" whenever it is collected, in the middle of a
     run that has already been told (the sessions report the closed browser). Read it when it comes."""
-    connection = getattr(getattr(playwright, "_impl_obj", None), "_connection", None)
+    connection = _connection(playwright)
     starter = getattr(getattr(playwright, "stop", None), "__self__", None)  # the context manager
     transports = (
         getattr(connection, "_transport", None),
@@ -121,11 +121,16 @@ def _read_its_end(playwright: Playwright) -> None:
             future.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
+def _connection(playwright: Playwright) -> object:
+    """Playwright's connection to its driver, where the installed version keeps it (``None`` elsewhere)."""
+    return getattr(getattr(playwright, "_impl_obj", None), "_connection", None)
+
+
 def driver_alive(playwright: Playwright) -> bool:
     """False once the driver's connection has closed (its Node process died; the browsers it launched
     went with it, although they may still say they are connected). Playwright has no public check: this
     reads the connection's closing error where the installed version keeps it."""
-    connection = getattr(getattr(playwright, "_impl_obj", None), "_connection", None)
+    connection = _connection(playwright)
     return getattr(connection, "_closed_error", None) is None
 
 
