@@ -40,12 +40,13 @@ class LocalExecutor:
     async def start(self, setup: BatchSetup) -> None:
         if self._fleet is not None:
             raise UserError("This executor is already running a batch; give each run_many its own.")
+        llm = make_llm(setup.llm)  # before the scratch folder, so a bad model leaves nothing behind
         save_dir = setup.options.history_dir
         if save_dir is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="browser_agent_batch_")
             save_dir = Path(self._scratch.name)
         controller = setup.options.controller or Controller()
-        self._kit = TaskKit(make_llm(setup.llm), setup.options, save_dir, controller)
+        self._kit = TaskKit(llm, setup.options, save_dir, controller)
         self._fleet = Fleet(setup.browsers)
 
     async def run(self, spec: TaskSpec, index: int) -> TaskOutcome:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browser_agent import AgentHistory, BrowserConfig, UserError
-from browser_agent.batch import RayExecutor, TaskOutcome, TaskSpec, read_specs
+from browser_agent.batch import LocalExecutor, RayExecutor, TaskOutcome, TaskSpec, read_specs
 from browser_agent.batch.options import BatchOptions, BatchSetup, browser_sources, make_llm
 from browser_agent.batch.spec import as_specs
 from browser_agent.batch.task_run import history_file
@@ -150,6 +151,16 @@ def test_llm_and_browser_arguments_are_checked() -> None:
         browser_sources([])
     with pytest.raises(UserError, match="got a str"):
         browser_sources(["ws://127.0.0.1:3000/"])  # type: ignore[list-item]
+
+
+def test_a_bad_model_factory_stops_the_local_executor_before_it_makes_a_scratch_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where TemporaryDirectory would make it
+    setup = BatchSetup((BrowserConfig(),), lambda: "not a model", BatchOptions(), 1)  # type: ignore[arg-type, return-value]
+    with pytest.raises(UserError, match="a langchain chat model"):
+        asyncio.run(LocalExecutor().start(setup))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_playwright_server_gets_the_launch_options_it_honours() -> None:
