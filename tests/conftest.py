@@ -13,7 +13,7 @@ from pathlib import Path
 
 import execnet
 import pytest
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, Playwright
 
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.driver import acquire_driver, release_driver
@@ -103,18 +103,25 @@ def good(bad: DisallowedSite, second: AllowedSite) -> Iterator[AllowedSite]:
 
 
 @pytest.fixture(scope="session")
-async def browser() -> AsyncIterator[Browser]:
-    """The worker's shared browser. Its driver is the one the package's own sessions take in this loop
-    (``browser/driver.py``): held here for the whole session, it is started once per worker."""
+async def driver() -> AsyncIterator[Playwright]:
+    """The worker's Playwright driver: the one the package's own sessions take in this loop
+    (``browser/driver.py``). Held here for the whole session, it is started once per worker; a test that
+    runs the CLI in this loop (``main_async``) uses it, so that its browser starts without a driver."""
     pw = await acquire_driver()
     try:
-        launched = await launch_browser(pw, BrowserConfig(block_external_network=True))  # as a session would
-        try:
-            yield launched
-        finally:
-            await launched.close()
+        yield pw
     finally:
         await release_driver(pw)
+
+
+@pytest.fixture(scope="session")
+async def browser(driver: Playwright) -> AsyncIterator[Browser]:
+    """The worker's shared browser, on the worker's driver."""
+    launched = await launch_browser(driver, BrowserConfig(block_external_network=True))  # as a session would
+    try:
+        yield launched
+    finally:
+        await launched.close()
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from browser_agent.cli import eval as eval_command
 from browser_agent.cli.options import HelpFormatter
 from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "main_async"]
 
 _SUBCOMMANDS = (run, batch, eval_command, replay, workflow, export, inspect, demo, mcp, ui)
 
@@ -73,3 +73,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     return code
+
+
+async def main_async(argv: Sequence[str]) -> int:
+    """``main`` for async code (a notebook, an async app, a test): the command runs in a worker thread and
+    its browser work on the running event loop, where it shares the loop's Playwright driver instead of
+    starting one of its own. Ctrl-C is the caller's loop's to handle.
+    """
+    from browser_agent.interrupts import in_a_thread_on_this_loop
+
+    return await in_a_thread_on_this_loop(main, argv)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import HumanMessage
 
-from browser_agent.cli import main
+from browser_agent.cli import main, main_async
 from tests.support.batch_policy import counter_policy
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.server import LocalServer
@@ -101,8 +101,9 @@ def test_batch_cli_writes_results_stops_cleanly_on_ctrl_c_and_resumes(
     assert len(_lines(out)) == 3
 
 
+@pytest.mark.usefixtures("driver")
 @pytest.mark.timeout(180)
-def test_batch_takes_the_shared_model_fence_and_secret_flags_and_says_why_each_task_failed(
+async def test_batch_takes_the_shared_model_fence_and_secret_flags_and_says_why_each_task_failed(
     server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Every model call refused (401): each task still records why it failed, never ``"error": null``."""
@@ -119,7 +120,7 @@ def test_batch_takes_the_shared_model_fence_and_secret_flags_and_says_why_each_t
         model = ["--model", "openai:m", "--base-url", fake.base_url, "--api-key-env", "MY_KEY_12"]
         method = ["--tool-calling-method", "function_calling"]
         fence = ["--allowed-domain", "http://127.0.0.1:*", "--secret", "pw=MY_PW_12"]
-        code = main(
+        code = await main_async(
             [
                 "batch",
                 str(tasks),

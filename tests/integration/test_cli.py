@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from browser_agent.agent.settings import ToolCallingMethod
-from browser_agent.cli import build_parser, main
+from browser_agent.cli import build_parser, main, main_async
 from browser_agent.cli.options import tool_calling_methods
 from browser_agent.extras import version
 from tests.support.fake_openai import FakeOpenAI
@@ -100,12 +100,13 @@ def test_tool_calling_methods_come_from_the_settings_type() -> None:
     assert tuple(run.choices) == tool_calling_methods()
 
 
-def test_a_busy_provider_says_it_retries_then_one_line(
+@pytest.mark.usefixtures("driver")
+async def test_a_busy_provider_says_it_retries_then_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with FakeOpenAI([503, 503]) as fake:
-        code = main(
+        code = await main_async(
             [
                 "run",
                 "t",
@@ -182,13 +183,14 @@ def test_a_model_server_gone_after_the_check_ends_the_run_at_its_first_call(
     assert [s["step"] for s in saved["steps"]] == ([0, 1] if "{url}" in task else [1])
 
 
-def test_an_unusable_provider_exits_2_also_when_the_task_opens_a_page(
+@pytest.mark.usefixtures("driver")
+async def test_an_unusable_provider_exits_2_also_when_the_task_opens_a_page(
     server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Step 0 (the task's address, opened without the model) does not hide a provider that refuses."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with FakeOpenAI([401] * 3) as fake:
-        code = main(
+        code = await main_async(
             [
                 "run",
                 f"Open {server.url('agent/code.html')} and read the code",
@@ -220,27 +222,32 @@ def test_a_task_naming_a_local_file_opens_it_first(tmp_path: Path, monkeypatch: 
     assert "FL-77" in sent and page.as_uri() in sent, "the file was open before the first step"
 
 
-def test_inspect_names_a_missing_file_and_says_where_the_screenshot_went(
+@pytest.mark.usefixtures("driver")
+async def test_inspect_names_a_missing_file_and_says_where_the_screenshot_went(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["inspect", "/nonexistent.html"]) == 2
+    assert await main_async(["inspect", "/nonexistent.html"]) == 2
     assert (
         capsys.readouterr().err.strip() == "browser-agent inspect: UserError: no such file: /nonexistent.html"
     )
     shot = tmp_path / "shots" / "page.png"
-    assert main(["inspect", str(ROOT / "tests/pages/agent/code.html"), "--screenshot", str(shot)]) == 0
+    assert (
+        await main_async(["inspect", str(ROOT / "tests/pages/agent/code.html"), "--screenshot", str(shot)])
+        == 0
+    )
     out, err = capsys.readouterr()
     assert "XK-42" in out and err.strip() == f"screenshot: {shot.resolve()}"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_inspect_blocked_host_explains_allow_network_and_404_is_non_zero(
+@pytest.mark.usefixtures("driver")
+async def test_inspect_blocked_host_explains_allow_network_and_404_is_non_zero(
     server: LocalServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["inspect", "http://example.invalid/"]) == 2
+    assert await main_async(["inspect", "http://example.invalid/"]) == 2
     err = capsys.readouterr().err
     assert "--allow-network" in err and len(err.strip().splitlines()) == 1
-    assert main(["inspect", server.url("__status/404")]) == 1
+    assert await main_async(["inspect", server.url("__status/404")]) == 1
     out, err = capsys.readouterr()
     assert "HTTP 404" in err and "HTTP 404" in out
 
@@ -302,13 +309,14 @@ def test_run_with_a_local_openai_server_writes_report_gif_history_and_json_lines
     assert json.loads((tmp_path / "run.json").read_text())["end_reason"] == "done"
 
 
-def test_run_that_hits_max_steps_exits_non_zero_and_prints_a_summary(
+@pytest.mark.usefixtures("driver")
+async def test_run_that_hits_max_steps_exits_non_zero_and_prints_a_summary(
     server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     scroll = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
     with FakeOpenAI([scroll, scroll]) as fake:
-        code = main(
+        code = await main_async(
             [
                 "run",
                 "Read the code",
@@ -331,14 +339,15 @@ def test_run_that_hits_max_steps_exits_non_zero_and_prints_a_summary(
     )
 
 
-def test_planner_model_and_quiet(
+@pytest.mark.usefixtures("driver")
+async def test_planner_model_and_quiet(
     server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     look = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
     done = {"current_state": _brain("end"), "action": [{"action": "done", "text": "XK-42", "success": True}]}
     with FakeOpenAI([look, look, look, "1. read the code 2. report it", done]) as fake:
-        code = main(
+        code = await main_async(
             [
                 "run",
                 "Read the code",
@@ -362,9 +371,12 @@ def test_planner_model_and_quiet(
     assert capsys.readouterr().out == "XK-42\n"
 
 
+@pytest.mark.usefixtures("driver")
 @pytest.mark.parametrize("flag", ["--cdp-url=http://127.0.0.1:9", "--ws-endpoint=ws://127.0.0.1:9/"])
-def test_unreachable_browser_is_one_line_with_exit_2(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "t", "--model", "ollama:m", flag]) == 2
+async def test_unreachable_browser_is_one_line_with_exit_2(
+    flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert await main_async(["run", "t", "--model", "ollama:m", flag]) == 2
     err = capsys.readouterr().err
     assert "BrowserError" in err and "127.0.0.1:9" in err and len(err.strip().splitlines()) == 1, err
 
@@ -382,13 +394,14 @@ def test_ollama_and_openai_take_a_base_url_and_a_key_variable(monkeypatch: pytes
     assert openai.max_retries == 0, "we retry (and say so), not the SDK"  # type: ignore[attr-defined]
 
 
-def test_allowed_domain_keeps_the_run_on_its_sites(
+@pytest.mark.usefixtures("driver")
+async def test_allowed_domain_keeps_the_run_on_its_sites(
     server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     look = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
     with FakeOpenAI([look]) as fake:
-        code = main(
+        code = await main_async(
             [
                 "run",
                 "Read the code",

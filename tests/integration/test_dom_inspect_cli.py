@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from browser_agent.cli import main
+from browser_agent.cli import main_async
 from tests.support.server import LocalServer
 
 
-def test_inspect_prints_elements_and_timing(
+@pytest.mark.usefixtures("driver")
+async def test_inspect_prints_elements_and_timing(
     server: LocalServer, other_server: LocalServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shot = tmp_path / "shot.png"
     url = server.url(f"dom/frames.html?other={other_server.origin}")
-    assert main(["inspect", url, "--screenshot", str(shot)]) == 0
+    assert await main_async(["inspect", url, "--screenshot", str(shot)]) == 0
     out = capsys.readouterr().out
     assert "[1]<button>Same frame button</button>" in out
     assert "[2]<button>Cross frame button</button>" in out
@@ -24,8 +25,9 @@ def test_inspect_prints_elements_and_timing(
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_inspect_json_on_shadow_page(server: LocalServer, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["inspect", server.url("dom/shadow.html"), "--json"]) == 0
+@pytest.mark.usefixtures("driver")
+async def test_inspect_json_on_shadow_page(server: LocalServer, capsys: pytest.CaptureFixture[str]) -> None:
+    assert await main_async(["inspect", server.url("dom/shadow.html"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [e["text"] or e["name"] for e in data["elements"]] == [
         "Light button",

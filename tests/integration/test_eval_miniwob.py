@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from browser_agent.cli import main
+from browser_agent.cli import main, main_async
 from browser_agent.eval import EvalOptions, MiniwobEpisode, StaticSite, miniwob_folder, run_episodes
 from browser_agent.testing import ScriptedChatModel
 from tests.support.fake_openai import FakeOpenAI
@@ -43,8 +43,9 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.usefixtures("driver")
 @pytest.mark.timeout(240)
-def test_eval_miniwob_writes_records_and_report_and_resumes(
+async def test_eval_miniwob_writes_records_and_report_and_resumes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out, report, histories = tmp_path / "runs.jsonl", tmp_path / "runs.html", tmp_path / "histories"
@@ -74,7 +75,7 @@ def test_eval_miniwob_writes_records_and_report_and_resumes(
             "--max-steps",
             "4",
         ]
-        assert main(args) == 0, capsys.readouterr().err
+        assert await main_async(args) == 0, capsys.readouterr().err
         assert fake.schema_errors == []
         records = _lines(out)
         assert sorted((r["task"], r["seed"]) for r in records) == [
@@ -97,11 +98,11 @@ def test_eval_miniwob_writes_records_and_report_and_resumes(
         assert "total: 6/6 (100%" in err and "success click-button seed" in err
 
         asked = len(fake.requests)
-        assert main([*args[:4], "--seeds", "0,1,2", *args[6:]]) == 0
+        assert await main_async([*args[:4], "--seeds", "0,1,2", *args[6:]]) == 0
         assert len(fake.requests) == asked + 3, "only the three new episodes asked the model"
         assert sorted(r["seed"] for r in _lines(out)) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
         assert "<b>9 of 9</b>" in report.read_text()
-        assert main(args) == 0 and len(fake.requests) == asked + 3, "nothing left: nothing is run"
+        assert await main_async(args) == 0 and len(fake.requests) == asked + 3, "nothing left: nothing is run"
         assert "already in" in capsys.readouterr().err
 
 

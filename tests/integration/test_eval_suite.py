@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from playwright.async_api import Browser
 
 from browser_agent.agent import AgentSettings
-from browser_agent.cli import main
+from browser_agent.cli import main, main_async
 from browser_agent.eval import EvalOptions, StaticSite, SuiteEpisode, read_suite, run_episodes
 from browser_agent.eval.record import EpisodeRecord
 from browser_agent.testing import ScriptedChatModel, find_index
@@ -172,8 +172,9 @@ async def test_how_a_failed_episode_ended_is_named(
     assert record.detail, "a failure says why"
 
 
+@pytest.mark.usefixtures("driver")
 @pytest.mark.timeout(120)
-def test_eval_suite_command_serves_the_site_and_reports(
+async def test_eval_suite_command_serves_the_site_and_reports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "site").mkdir()
@@ -195,7 +196,7 @@ def test_eval_suite_command_serves_the_site_and_reports(
     with FakeOpenAI(wire) as fake:
         args = ["eval", "suite", str(suite), "--site", str(site), "--repeat", "2", "--model", "openai:m"]
         args += ["--base-url", fake.base_url, "--out", str(out), "--report", str(report)]
-        assert main(args) == 0, capsys.readouterr().err
+        assert await main_async(args) == 0, capsys.readouterr().err
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted((r["task"], r["seed"], r["success"]) for r in records) == [
         ("sub", 0, True),

@@ -12,7 +12,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentHistory, BrowserSession, Controller, ReplayOptions, replay
-from browser_agent.cli import main
+from browser_agent.cli import main_async
 from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.server import LocalServer
 
@@ -91,21 +91,22 @@ async def login_run(session: BrowserSession, server: LocalServer, tmp_path: Path
     return await _record_login(session, server.url("agent/login.html"), tmp_path)
 
 
-def test_cli_replay_takes_secrets_from_a_file_or_the_environment(
+@pytest.mark.usefixtures("driver")
+async def test_cli_replay_takes_secrets_from_a_file_or_the_environment(
     login_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = login_run
     assert PASSWORD not in path.read_text()
     scoped = tmp_path / "secrets.json"
     scoped.write_text(json.dumps({"http://127.0.0.1:*": {"pw": PASSWORD}}))
-    assert main(["replay", str(path), "--secrets", str(scoped)]) == 0
+    assert await main_async(["replay", str(path), "--secrets", str(scoped)]) == 0
     out = capsys.readouterr().out
     assert "signed in" in out and PASSWORD not in out
 
     monkeypatch.setenv("LOGIN_PW", PASSWORD)
-    assert main(["replay", str(path), "--secret", "pw=LOGIN_PW"]) == 0
+    assert await main_async(["replay", str(path), "--secret", "pw=LOGIN_PW"]) == 0
     capsys.readouterr()
 
-    assert main(["replay", str(path)]) == 1, "without the secret nothing is typed"
+    assert await main_async(["replay", str(path)]) == 1, "without the secret nothing is typed"
     out = capsys.readouterr().out
     assert "<secret>pw</secret> is not a secret of this run" in out

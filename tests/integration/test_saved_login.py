@@ -12,7 +12,7 @@ from playwright.async_api import Browser
 from pydantic import ValidationError
 
 from browser_agent import BrowserConfig, BrowserSession, UserError, run_many
-from browser_agent.cli import main
+from browser_agent.cli import main_async
 from browser_agent.testing import ScriptedChatModel
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.login_site import NOTE, PASSWORD, USER, LoginSite, login_answer, openai_login_answer
@@ -90,8 +90,9 @@ def test_a_saved_login_and_a_profile_directory_do_not_mix(tmp_path: Path) -> Non
         BrowserConfig(storage_state=tmp_path / "a.json", user_data_dir=tmp_path / "profile")
 
 
+@pytest.mark.usefixtures("driver")
 @pytest.mark.timeout(240)
-def test_run_saves_the_login_and_later_runs_and_a_batch_start_logged_in_without_leaking_it(
+async def test_run_saves_the_login_and_later_runs_and_a_batch_start_logged_in_without_leaking_it(
     site: LoginSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     login = tmp_path / "ada-login.json"
@@ -101,7 +102,9 @@ def test_run_saves_the_login_and_later_runs_and_a_batch_start_logged_in_without_
     with FakeOpenAI(openai_login_answer) as fake:
         monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-        first = main(["run", "Log in as ada", *common, "--secret", "pw=LOGIN_PW", "--save-login", str(login)])
+        first = await main_async(
+            ["run", "Log in as ada", *common, "--secret", "pw=LOGIN_PW", "--save-login", str(login)]
+        )
         assert first == 0, capsys.readouterr()
         assert f"login: {login}" in capsys.readouterr().err
         assert stat.S_IMODE(login.stat().st_mode) == 0o600
@@ -109,7 +112,7 @@ def test_run_saves_the_login_and_later_runs_and_a_batch_start_logged_in_without_
 
         history, report = tmp_path / "second.json", tmp_path / "second.html"
         args = ["run", "Who is logged in?", *common, "--login", str(login), "--save", str(history)]
-        assert main([*args, "--report", str(report)]) == 0
+        assert await main_async([*args, "--report", str(report)]) == 0
         console = capsys.readouterr()
         second = json.loads(history.read_text())
         assert [s["step"] for s in second["steps"]] == [0, 1], "the first step already saw the greeting"
@@ -119,7 +122,7 @@ def test_run_saves_the_login_and_later_runs_and_a_batch_start_logged_in_without_
         lines = [{"task": f"Who is here? ({n})", "start_url": site.url("/")} for n in (1, 2)]
         tasks.write_text("".join(json.dumps(line) + "\n" for line in lines))
         batch = ["batch", str(tasks), *model, "--out", str(out), "--login", str(login)]
-        assert main(batch) == 0
+        assert await main_async(batch) == 0
         batch_console = capsys.readouterr()
     results = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["result"] for r in results] == ["Welcome, ada"] * 2

@@ -20,7 +20,7 @@ from browser_agent import (
     make_workflow,
     run_workflow,
 )
-from browser_agent.cli import main
+from browser_agent.cli import main_async
 from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
 from browser_agent.record import AgentHistory
@@ -99,33 +99,34 @@ async def test_a_secret_the_workflow_types_must_be_given_before_anything_starts(
     assert not session.started
 
 
+@pytest.mark.usefixtures("driver")
 @pytest.mark.timeout(180)
-def test_cli_makes_shows_and_runs_a_workflow_with_inputs(
+async def test_cli_makes_shows_and_runs_a_workflow_with_inputs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     made = tmp_path / "shop.workflow.json"
-    assert main(["workflow", "make", str(RECORDED_RUN), "-o", str(made)]) == 0
+    assert await main_async(["workflow", "make", str(RECORDED_RUN), "-o", str(made)]) == 0
     assert "10 steps; inputs: url, product, quantity, full_name, email, shipping" in capsys.readouterr().out
-    assert main(["workflow", "show", str(made)]) == 0
+    assert await main_async(["workflow", "show", str(made)]) == 0
     shown = capsys.readouterr().out
     assert "Blue ceramic mug" in shown and "input_text text={email}" in shown and "{product}" in shown
 
     with DemoSite(seed=77) as site:
         given = [f"--input={name}={value}" for name, value in (NEW | {"url": site.url}).items()]
-        assert main(["workflow", "run", str(made), *given, "--allowed-domain", FENCE[0]]) == 0
+        assert await main_async(["workflow", "run", str(made), *given, "--allowed-domain", FENCE[0]]) == 0
         [order] = site.orders
         assert (order.product, order.quantity, order.email) == ("Oak cutting board", 3, "grace@example.org")
         out = capsys.readouterr().out
         assert "relocated" in out and "Replay summary" in out
 
-        assert main(["workflow", "run", str(made), "--input", "colour=red"]) == 2
+        assert await main_async(["workflow", "run", str(made), "--input", "colour=red"]) == 2
         err = capsys.readouterr().err.strip()
         assert err == (
             "browser-agent workflow: UserError: This workflow has no input 'colour'; its inputs are: url, "
             "product, quantity, full_name, email, shipping."
         )
-        assert main(["workflow", "run", str(made), "--on-failure", "llm"]) == 2
+        assert await main_async(["workflow", "run", str(made), "--on-failure", "llm"]) == 2
         assert "--on-failure llm hands a step to a model: name one with --model" in capsys.readouterr().err
-        assert main(["workflow", "show", str(RECORDED_RUN)]) == 2
+        assert await main_async(["workflow", "show", str(RECORDED_RUN)]) == 2
         assert "is a run history, not a workflow; make one of it first" in capsys.readouterr().err
     assert len(site.orders) == 1, "the runs refused did not start"

@@ -52,7 +52,7 @@ __all__ = ["python_run", "worker_python"]
 PRELOAD = (
     "browser_agent",
     "browser_agent.agent",
-    "browser_agent.cli.main",
+    "browser_agent.cli",
     "browser_agent.cli.run",
     "browser_agent.cli.options",
     "browser_agent.models",
@@ -67,19 +67,19 @@ PRELOAD = (
 )
 # What a test worker imports besides (pytest, and what test modules import at their top or inside tests),
 # loaded too when the server is the run's (``worker_python``). Not the pytest plugins named with ``-p``
-# in pyproject.toml, nor the test modules: pytest must import those itself, to rewrite their asserts.
+# in pyproject.toml, nor the test modules: pytest must import those itself, to rewrite their asserts. Not
+# Ray either: one test imports it, in one worker, so its second of imports need not delay every worker.
 WORKER_PRELOAD = (
     "pytest",
     "hypothesis",
     "mcp",
-    "mcp.server.fastmcp",
+    "mcp.client.stdio",
     "langchain_anthropic",
     "langchain_ollama",
     "miniwob",
     "uvicorn",
     "starlette",
     "PIL.Image",
-    "ray",
 )
 # The server a worker's ``python_run`` uses when the run's controller started one (``worker_python``).
 SERVER_VARIABLE = "TESTS_FORK_SERVER"

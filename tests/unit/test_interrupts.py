@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from browser_agent.interrupts import run_interruptible
+from browser_agent.interrupts import in_a_thread_on_this_loop, run_interruptible
 
 
 def _sigint_from_another_thread(after_s: float) -> None:
@@ -57,3 +57,29 @@ def test_a_cancellation_that_is_not_a_ctrl_c_stays_a_cancellation() -> None:
 
     with pytest.raises(asyncio.CancelledError):
         run_interruptible(cancelled())
+
+
+def test_blocking_code_run_from_a_loop_has_its_runs_on_that_loop_and_its_errors_raised_there() -> None:
+    async def where() -> tuple[asyncio.AbstractEventLoop, int]:
+        return asyncio.get_running_loop(), threading.get_ident()
+
+    def blocking(fail: bool) -> tuple[tuple[asyncio.AbstractEventLoop, int], int]:
+        if fail:
+            run_interruptible(_raises())
+        return run_interruptible(where()), threading.get_ident()
+
+    async def caller() -> None:
+        here = asyncio.get_running_loop(), threading.get_ident()
+        ran_on, called_in = await in_a_thread_on_this_loop(blocking, False)
+        assert ran_on == here, "the coroutine ran on the caller's loop, in its thread"
+        assert called_in != here[1], "the blocking code ran in a thread of its own"
+        with pytest.raises(ValueError, match="from the coroutine"):
+            await in_a_thread_on_this_loop(blocking, True)
+
+    asyncio.run(caller())
+    loop, _ = run_interruptible(where())  # outside, a loop of its own again
+    assert not loop.is_running() and loop.is_closed()
+
+
+async def _raises() -> None:
+    raise ValueError("from the coroutine")
