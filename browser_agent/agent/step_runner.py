@@ -74,7 +74,6 @@ class StepRunner:
 
     def __init__(self, deps: StepDeps) -> None:
         self.deps = deps
-        self._output_models: dict[tuple[type[Any], ...], type[AgentOutput]] = {}
         self._current: AgentStep | None = None
         self._started = 0.0
         self._phase: StepPhase | None = None
@@ -281,14 +280,9 @@ class StepRunner:
         return replace(self.deps.settings.retry_policy(), on_retry=announce)
 
     def _output_model(self, url: str) -> type[AgentOutput]:
-        """The step's output model; built once per set of offered actions (schemas are costly)."""
-        controller = self.deps.controller
-        key = tuple(controller.action_models(url))
-        model = self._output_models.get(key)
-        if model is None:
-            model = build_output_model(controller.action_union(url), self.deps.settings.max_actions_per_step)
-            self._output_models[key] = model
-        return model
+        """The step's output model, built once per set of offered actions (schemas are costly)."""
+        union = self.deps.controller.action_union(url)
+        return build_output_model(union, self.deps.settings.max_actions_per_step)
 
     async def _act(self, actions: list[Any]) -> list[ActionResult]:
         deps = self.deps

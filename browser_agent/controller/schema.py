@@ -64,9 +64,16 @@ def action_union(models: Sequence[type[ActionModel]]) -> Any:
     """
     if not models:
         raise UserError("No action is offered on this page; do not exclude every action.")
+    return _union(tuple(models))
+
+
+@lru_cache(maxsize=64)
+def _union(models: tuple[type[ActionModel], ...]) -> Any:
+    """One object for one set of models, so that what is built from it can be cached by it (the output
+    model and its tool schema cost 10 ms an agent)."""
     if len(models) == 1:
         return models[0]
-    return Annotated[Union[tuple(models)], Field(discriminator="action")]  # noqa: UP007 - built from a tuple
+    return Annotated[Union[models], Field(discriminator="action")]  # noqa: UP007 - built from a tuple
 
 
 @lru_cache(maxsize=64)

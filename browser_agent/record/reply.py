@@ -108,8 +108,11 @@ def tool_parameters(output_model: type[AgentOutput]) -> dict[str, Any]:
     return schema
 
 
+@functools.lru_cache(maxsize=64)
 def build_output_model(action_union: Any, max_actions: int) -> type[AgentOutput]:
-    """The output model for one step: the brain plus 1..max_actions actions from ``action_union``."""
+    """The output model for one step: the brain plus 1..max_actions actions from ``action_union``; one
+    class for one union (``Controller.action_union`` gives the same object for the same actions), shared
+    by the agents that offer them, and never changed once built."""
     model: type[AgentOutput] = create_model(
         "AgentOutput",
         __base__=AgentOutput,
