@@ -285,13 +285,12 @@ async def test_max_failures_error_carries_a_redacted_message_and_history(
 async def test_no_browser_process_is_left_after_an_end_a_failure_or_a_cancellation(
     server: LocalServer, tmp_path: Path
 ) -> None:
-    visits = iter(range(10_000))
+    visits: list[str] = []
 
     def wander(_messages: list[BaseMessage]) -> dict[str, Any]:
         # A new address each step: going back and forth between two pages would be a loop.
-        return reply(
-            "wander", {"action": "go_to_url", "url": server.url(f"safety/calm.html?n={next(visits)}")}
-        )
+        visits.append(server.url(f"safety/calm.html?n={len(visits)}"))
+        return reply("wander", {"action": "go_to_url", "url": visits[-1]})
 
     before = descendants()
     await Agent("Wander", ScriptedChatModel(policy=wander), browser=BrowserConfig()).run(max_steps=1)
@@ -308,17 +307,25 @@ async def test_no_browser_process_is_left_after_an_end_a_failure_or_a_cancellati
         await failing.run(max_steps=3)
     assert not await leftovers(before), "a failure left processes"
 
-    for delay in (0.3, 2.5):  # during the launch, and in the middle of the run
+    for when in ("during the launch", "in the middle of the run"):
         slow = Agent(
             "Cancel",
             ScriptedChatModel(policy=wander),
             browser=BrowserConfig(),
             settings=AgentSettings(save_history_path=tmp_path / "cancelled.json"),
         )
+        (tmp_path / "cancelled.json").unlink(missing_ok=True)  # each cancelled run saves its own
+        asked = len(visits)
         task = asyncio.create_task(slow.run(max_steps=1_000))
-        await asyncio.sleep(delay)
+        if when == "during the launch":
+            await asyncio.sleep(0.3)
+        else:  # once the model was asked twice: a step has run and the next is under way
+            deadline = time.monotonic() + 30
+            while len(visits) < asked + 2 and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            assert len(visits) >= asked + 2, "the run never got to its second step"
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-        assert not await leftovers(before), f"a cancellation after {delay} s left processes"
+        assert not await leftovers(before), f"a cancellation {when} left processes"
         assert (tmp_path / "cancelled.json").exists()
