@@ -28,17 +28,18 @@ PUBLIC_MODULES = {
 
 
 def run_example(
-    name: str, extra_env: dict[str, str] | None = None, timeout: float = 55
+    name: str, extra_env: dict[str, str] | None = None, timeout: float = 55, *, fresh: bool = False
 ) -> subprocess.CompletedProcess[str]:
     """Run ``examples/name`` as a reader would, with none of the variables that choose a model or browser.
 
-    The quickstart, the first a reader runs, starts a new interpreter; the others are forked from one that
-    has imported the package already (tests/support/forked.py), which is all they would import first.
+    Forked from a process that has imported the package already (tests/support/forked.py), which is all
+    the example would import first; ``fresh`` starts a new interpreter, as for the quickstart offline,
+    the first a reader runs.
     """
     chosen = ("BROWSER_AGENT_", "OPENAI_", "PLAYWRIGHT_WS_ENDPOINT")
     env = {k: v for k, v in os.environ.items() if not k.startswith(chosen)}
     path = str(EXAMPLES / name)
-    return python_run([path], env=env | (extra_env or {}), timeout=timeout, fresh=name == "quickstart.py")
+    return python_run([path], env=env | (extra_env or {}), timeout=timeout, fresh=fresh)
 
 
 @pytest.mark.parametrize(
@@ -58,7 +59,7 @@ def run_example(
     ],
 )
 def test_every_example_runs_offline(name: str, expected: str) -> None:
-    done = run_example(name)
+    done = run_example(name, fresh=name == "quickstart.py")
     assert done.returncode == 0, done.stderr[-2000:]
     assert expected in done.stdout, done.stdout
 
