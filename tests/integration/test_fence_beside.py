@@ -5,9 +5,7 @@ makes itself, and replays. The disallowed server's own log is the evidence: it m
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
-import subprocess
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -17,11 +15,11 @@ import pytest
 from playwright.async_api import Browser
 
 from browser_agent import AgentHistory, BrowserConfig, BrowserSession, Controller, ReplayOptions, replay
+from browser_agent.cli import main_async
 from browser_agent.dom.serializer import render
 from browser_agent.errors import DomainNotAllowedError
 from browser_agent.record import AgentStep
 from tests.support.fence_sites import MARKER, AllowedSite, DisallowedSite
-from tests.support.forked import python_run
 from tests.support.pages import index_of
 
 
@@ -246,21 +244,22 @@ async def test_replay_takes_a_fence_the_user_gives(
     assert report.stopped is not None and "outside the allowed domains" in report.stopped
 
 
-def _replay_cli(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m browser_agent replay`` in its own process (forked: tests/support/forked.py)."""
-    command = ["-m", "browser_agent", "replay", str(path), "--on-failure", "skip", *args]
-    return python_run(command, env=os.environ, timeout=60)
+async def _replay_cli(path: Path, *args: str) -> int:
+    """``browser-agent replay`` run in this loop, on the worker's driver."""
+    return await main_async(["replay", str(path), "--on-failure", "skip", *args])
 
 
+@pytest.mark.usefixtures("driver")
 async def test_browser_agent_replay_keeps_to_the_recorded_fence_unless_told_otherwise(
-    good: AllowedSite, bad: DisallowedSite, tmp_path: Path
+    good: AllowedSite, bad: DisallowedSite, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _edited_history(good, bad).save(tmp_path / "run.json")
     bad.requests.clear()
-    fenced = await asyncio.to_thread(_replay_cli, path)
+    fenced = await _replay_cli(path)
     await _quiet(bad, 0.2)
-    assert fenced.returncode == 1, fenced.stdout + fenced.stderr
-    assert "outside the allowed domains" in fenced.stdout + fenced.stderr
-    opened = await asyncio.to_thread(_replay_cli, path, "--allowed-domain", "*")
-    assert opened.returncode == 0, opened.stdout + opened.stderr
+    said = "".join(capsys.readouterr())
+    assert fenced == 1, said
+    assert "outside the allowed domains" in said
+    opened = await _replay_cli(path, "--allowed-domain", "*")
+    assert opened == 0, capsys.readouterr()
     assert bad.requests == ["GET /x"]
