@@ -37,11 +37,28 @@ def run_interruptible(main: Coroutine[Any, Any, T]) -> T:
 
     In a thread started by ``in_a_thread_on_this_loop``, ``main`` runs on that caller's loop instead, and
     this thread waits for it.
+
+    Raises:
+        RuntimeError: called on a running loop's own thread (as ``asyncio.run`` is; there it would wait
+            on the loop it blocks); ``main`` is left to the caller.
     """
+    if _loop_running_here():
+        raise RuntimeError(
+            "This blocking call cannot run inside a running event loop (a notebook, async code): await its "
+            "async form there (await agent.run(), await browser_agent.cli.main_async([...]))."
+        )
     caller = _caller_loop.get()
     if caller is not None:
         return asyncio.run_coroutine_threadsafe(main, caller).result()
     return asyncio.run(_cancelled_by_sigint(main))
+
+
+def _loop_running_here() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 async def in_a_thread_on_this_loop(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from browser_agent.browser.watchdog import within
 from browser_agent.interrupts import in_a_thread_on_this_loop, run_interruptible
 
 
@@ -68,6 +69,13 @@ def test_blocking_code_run_from_a_loop_has_its_runs_on_that_loop_and_its_errors_
             run_interruptible(_raises())
         return run_interruptible(where()), threading.get_ident()
 
+    async def blocks_its_own_loop() -> None:  # a coroutine sent to the loop that calls back synchronously
+        inner = where()
+        try:
+            run_interruptible(inner)
+        finally:
+            inner.close()
+
     async def caller() -> None:
         here = asyncio.get_running_loop(), threading.get_ident()
         ran_on, called_in = await in_a_thread_on_this_loop(blocking, False)
@@ -75,6 +83,8 @@ def test_blocking_code_run_from_a_loop_has_its_runs_on_that_loop_and_its_errors_
         assert called_in != here[1], "the blocking code ran in a thread of its own"
         with pytest.raises(ValueError, match="from the coroutine"):
             await in_a_thread_on_this_loop(blocking, True)
+        with pytest.raises(RuntimeError, match="inside a running event loop"):  # not a wait for ever
+            await within(in_a_thread_on_this_loop(run_interruptible, blocks_its_own_loop()), 10)
 
     asyncio.run(caller())
     loop, _ = run_interruptible(where())  # outside, a loop of its own again
@@ -83,3 +93,17 @@ def test_blocking_code_run_from_a_loop_has_its_runs_on_that_loop_and_its_errors_
 
 async def _raises() -> None:
     raise ValueError("from the coroutine")
+
+
+def test_a_blocking_run_inside_a_running_loop_says_to_await_instead() -> None:
+    async def inside() -> None:
+        run = where_am_i()
+        with pytest.raises(RuntimeError, match=r"await its async form there \(await agent.run\(\)"):
+            run_interruptible(run)
+        run.close()
+
+    asyncio.run(inside())
+
+
+async def where_am_i() -> None:
+    await asyncio.sleep(0)
