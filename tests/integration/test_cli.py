@@ -1,4 +1,5 @@
-"""The CLI as a user runs it: a subprocess or main(), real Chromium, a local OpenAI-compatible stand-in."""
+"""The CLI as a user runs it: a subprocess, main(), or main_async() in the test's loop (on the worker's
+driver); real Chromium, a local OpenAI-compatible stand-in."""
 
 from __future__ import annotations
 
