@@ -148,20 +148,35 @@ def test_a_dead_model_server_is_one_line_and_exit_2_before_anything_starts(
 
 
 class _GoneAfterOneConnection:
-    """A model server that accepts one connection (the CLI's check) and then is gone: it crashed."""
+    """A model server that accepts one connection (the CLI's check) and then is gone: it crashed.
+
+    Its port stays held by a second socket, bound and never listening: every later connection is refused,
+    and no other test's server (another xdist worker's) can take the port meanwhile. Once one did, and the
+    CLI's model call got that server's HTTP 501 and retried.
+    """
 
     def __init__(self) -> None:
-        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.socket = socket.create_server(("127.0.0.1", 0), reuse_port=True)
         self.port = self.socket.getsockname()[1]
+        self.holder = socket.socket()
+        self.holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        self.holder.bind(("127.0.0.1", self.port))
         self.accepted = 0
         self.thread = threading.Thread(target=self._serve_once, daemon=True)
         self.thread.start()
 
     def _serve_once(self) -> None:
-        connection, _ = self.socket.accept()
+        try:
+            connection, _ = self.socket.accept()
+        except OSError:  # closed before anyone came: the test says what went wrong
+            return
         self.accepted += 1
         connection.close()
         self.socket.close()  # from now on every connection is refused
+
+    def close(self) -> None:
+        self.socket.close()
+        self.holder.close()
 
 
 @pytest.mark.parametrize("task", TASKS)
@@ -171,7 +186,12 @@ def test_a_model_server_gone_after_the_check_ends_the_run_at_its_first_call(
     gone = _GoneAfterOneConnection()
     base = f"http://127.0.0.1:{gone.port}/v1"
     text = task.format(url=server.url("agent/code.html"))
-    done = cli("run", text, "--model", "openai:local", "--base-url", base, "--save", str(tmp_path / "h.json"))
+    try:
+        done = cli(
+            "run", text, "--model", "openai:local", "--base-url", base, "--save", str(tmp_path / "h.json")
+        )
+    finally:
+        gone.close()
     line = one_line_error(done)
     said = "connection refused — is the server running?"
     assert line == f"browser-agent run: cannot reach {base}/chat/completions: {said}"
