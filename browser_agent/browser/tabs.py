@@ -28,6 +28,11 @@ _HALT_WAIT_S = 1.0  # the tab list waits this long for the runaway tabs' pauses;
 _HALT_S = 10.0  # a runaway tab that does not answer being paused in this time is closed
 _CLOSE_S = 3.0
 _DIALOG_CHARS = 200  # of a dialog's message, once redacted
+# A tab that raises this many dialogs in a row, each within _LOOP_GAP_S of the last, raises them in a loop
+# (``for (;;) alert()``): answering more only keeps the loop, and a processor, busy. No page made for a
+# person raises more than a few a second, as each waits for a click.
+_LOOP_DIALOGS = 25
+_LOOP_GAP_S = 0.5
 
 
 async def _title(page: Page, seconds: float) -> str | None:
@@ -75,6 +80,7 @@ class TabRegistry:
         self._late: set[int] = set()  # of those, the ones whose pause the last list did not wait for
         self._download_tasks: set[asyncio.Task[None]] = set()
         self.downloads: list[Path] = []
+        self._dialog_runs: dict[int, tuple[int, float]] = {}  # tab: dialogs in a row, when the last came
 
     # -- registry --------------------------------------------------------------------------------
 
@@ -115,16 +121,18 @@ class TabRegistry:
         """Context ``page`` event: a tab the site (or we) opened becomes current."""
         self.adopt(page)
 
-    def forget(self, page: Page) -> None:
+    def forget(self, page: Page, why: str = "") -> None:
+        """Drop a closed tab (the page's ``close`` event); ``why`` ends the line the model reads."""
         tab_id = self.id_of(page)
         if tab_id is None:
             return
         del self._pages[tab_id]
         del self._requests[tab_id]
         self._signals.pop(tab_id, None)
+        self._dialog_runs.pop(tab_id, None)
         self.crashed.discard(tab_id)
         self.paused.discard(tab_id)
-        self.record(f"tab {tab_id} was closed")
+        self.record(f"tab {tab_id} was closed{why}")
         if self.current_id == tab_id:
             self.current_id = max(self._pages, default=-1)
             if self.current_id >= 0:
@@ -293,6 +301,13 @@ class TabRegistry:
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         kind, message = dialog.type, dialog.message
+        page = dialog.page
+        tab_id = None if page is None else self.id_of(page)
+        if page is not None and tab_id is None:
+            return  # a tab closed meanwhile: the dialog went with it
+        if page is not None and tab_id is not None and self._in_a_loop(tab_id):
+            await self._close_looping(page, tab_id)
+            return
         try:
             if kind == "beforeunload" or kind != "confirm" or self._config.accept_dialogs:
                 await dialog.accept(dialog.default_value if kind == "prompt" else None)
@@ -308,6 +323,24 @@ class TabRegistry:
             return f"a {kind} dialog said {redact(message)[:_DIALOG_CHARS]!r}; it was {verb}"
 
         self._events.record(said, f"{kind} dialog")
+
+    def _in_a_loop(self, tab_id: int) -> bool:
+        """Count one more dialog of tab ``tab_id``; whether its dialogs now come in a loop."""
+        now = asyncio.get_running_loop().time()
+        run, last = self._dialog_runs.get(tab_id, (0, now))
+        run = run + 1 if now - last <= _LOOP_GAP_S else 1
+        self._dialog_runs[tab_id] = (run, now)
+        return run > _LOOP_DIALOGS
+
+    async def _close_looping(self, page: Page, tab_id: int) -> None:
+        """Close a tab raising dialogs in a loop, its last dialog unanswered (the loop waits on it, idle).
+
+        Its script cannot be stopped instead: a tab showing a dialog answers no DevTools command.
+        """
+        run = self._dialog_runs[tab_id][0] - 1
+        self.forget(page, f": it raised dialogs in a loop ({run} in a row were answered at once)")
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await within(page.close(run_before_unload=False), _CLOSE_S)
 
     def _on_download(self, download: Download) -> None:
         task = asyncio.get_running_loop().create_task(self._save_download(download))
