@@ -46,11 +46,12 @@ $(DEV): pyproject.toml | $(PY)
 demo: $(RUNTIME)  ## install the package and a Chromium, then run the offline demo (replay on a local shop)
 	$(VENV)/bin/browser-agent demo
 
-# The suite runs in parallel (pytest-xdist): each worker has its own servers and Chromium. Three workers on
-# two cores, because many tests wait on subprocesses and timers; worksteal evens out the long tests. The
+# The suite runs in parallel (pytest-xdist): each worker has its own servers and Chromium. Four workers on
+# two cores, because many tests wait on subprocesses and timers (alternated runs on these machines: 150-157 s
+# with four, 165-174 s with three; benchmarks/README.md); worksteal evens out the long tests. The
 # workers are forked from one process that imports what they need first (tests/support/forked.py); mypy
 # runs on the other core meanwhile, and its report is printed after the tests'.
-WORKERS ?= 3
+WORKERS ?= 4
 PARALLEL = -n $(WORKERS) --dist worksteal
 
 test: $(DEV)  ## install the dev set, then run lint, type checks and the whole test suite
