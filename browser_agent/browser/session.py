@@ -332,6 +332,7 @@ class BrowserSession:
         the tab it started has committed or stopped, and a window it opened is a tab here (each capped by
         ``action_timeout_ms``). Yields ``False`` when the browser cannot tell (not Chromium): no wait then.
         """
+        self._tabs.input_sent()
         signals = await self._tabs.signals_of(self.page)
         if signals is None:
             yield False

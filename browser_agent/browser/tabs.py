@@ -28,9 +28,9 @@ _HALT_WAIT_S = 1.0  # the tab list waits this long for the runaway tabs' pauses;
 _HALT_S = 10.0  # a runaway tab that does not answer being paused in this time is closed
 _CLOSE_S = 3.0
 _DIALOG_CHARS = 200  # of a dialog's message, once redacted
-# A tab that raises this many dialogs in a row, each within _LOOP_GAP_S of the last, raises them in a loop
-# (``for (;;) alert()``): answering more only keeps the loop, and a processor, busy. No page made for a
-# person raises more than a few a second, as each waits for a click.
+# A tab that raises this many dialogs in a row (no input of ours between them), each within _LOOP_GAP_S of
+# the last, raises them in a loop (``for (;;) alert()``): answering more only keeps the loop, and a
+# processor, busy. No page made for a person raises more than a few a second, as each waits for a click.
 _LOOP_DIALOGS = 25
 _LOOP_GAP_S = 0.5
 
@@ -323,6 +323,11 @@ class TabRegistry:
             return f"a {kind} dialog said {redact(message)[:_DIALOG_CHARS]!r}; it was {verb}"
 
         self._events.record(said, f"{kind} dialog")
+
+    def input_sent(self) -> None:
+        """A click or key press of ours went to a tab: the dialogs it sets off start a new count (a fast
+        replay clicking a button that alerts, again and again, is no loop of the page's)."""
+        self._dialog_runs.clear()
 
     def _in_a_loop(self, tab_id: int) -> bool:
         """Count one more dialog of tab ``tab_id``; whether its dialogs now come in a loop."""

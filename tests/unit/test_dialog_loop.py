@@ -46,3 +46,13 @@ async def test_slow_dialogs_and_other_tabs_start_a_new_run(clock: _Clock) -> Non
     assert not any(tabs._in_a_loop(0) for _ in range(25))
     assert not tabs._in_a_loop(1)  # each tab counts its own
     assert tabs._in_a_loop(0)
+
+
+async def test_an_input_of_ours_starts_the_count_again(clock: _Clock) -> None:
+    tabs = TabRegistry(BrowserConfig())
+    for _ in range(40):  # a fast replay clicking a button that alerts: one dialog per click
+        clock.now += 0.01
+        tabs.input_sent()
+        assert not tabs._in_a_loop(0)
+    assert not any(tabs._in_a_loop(0) for _ in range(24))  # 25 in a row with the last click's
+    assert tabs._in_a_loop(0)
