@@ -16,8 +16,8 @@ file descriptors; the answer is the child's pid, then its exit code. The server 
 Under pytest-xdist the run's controller starts one server before its workers, and the workers are forked
 from it too (``worker_python``: the interpreter xdist starts for a worker is a few-line forwarder that
 hands its streams to a forked child and ends with the child's exit code). A worker then starts with
-pytest, the package and the libraries the tests import already loaded, instead of importing them again
-in each of three new interpreters, and its commands are forked from the same server.
+pytest, the package, the libraries the tests import and the test modules already loaded, instead of
+importing them again in each of four new interpreters, and its commands are forked from the same server.
 """
 
 from __future__ import annotations
@@ -67,8 +67,9 @@ PRELOAD = (
 )
 # What a test worker imports besides (pytest, and what test modules import at their top or inside tests),
 # loaded too when the server is the run's (``worker_python``). Not the pytest plugins named with ``-p``
-# in pyproject.toml, nor the test modules: pytest must import those itself, to rewrite their asserts. Not
-# Ray either: one test imports it, in one worker, so its second of imports need not delay every worker.
+# in pyproject.toml, nor the test modules, by import: pytest must import those itself, to rewrite their
+# asserts, and does (a collection run in the server, ``_collect_tests``). Not Ray either: one test imports
+# it, in one worker, so its second of imports need not delay every worker.
 WORKER_PRELOAD = (
     "pytest",
     "hypothesis",
@@ -279,9 +280,24 @@ def _preload(*, workers: bool) -> None:
             if not module.name.endswith("__main__"):
                 with contextlib.suppress(Exception):
                     importlib.import_module(module.name)
+        _collect_tests()
     # What is imported stays as it is in every child: out of the collector's reach, its pages are not
     # copied into each child by the first collection that would walk them.
     gc.freeze()
+
+
+def _collect_tests() -> None:
+    """Collect the suite once, without running it: pytest imports every test module, rewriting its asserts
+    (and writes the rewritten bytecode beside it). Each worker forked afterwards finds the modules
+    imported, so its own collection takes about 1 CPU-second instead of 2, or 4 on a fresh clone where
+    the workers, starting together, would each rewrite every module. What the collection reports is
+    left to the workers' own: nothing is printed here."""
+    import pytest
+
+    quiet = io.StringIO()
+    tests = Path(__file__).resolve().parents[1]
+    with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
+        pytest.main(["--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", str(tests)])
 
 
 def _reap(pidfd: int, pid: int, conn: socket.socket) -> None:
