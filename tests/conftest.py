@@ -141,10 +141,18 @@ async def page(session: BrowserSession) -> Page:
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_xdist_setupnodes(specs: list[execnet.XSpec]) -> None:
-    """Fork the workers from one process that has imported pytest, the package and the test libraries
-    (tests/support/forked.py), instead of starting three interpreters that each import them again."""
-    python = worker_python()
+def pytest_xdist_setupnodes(config: pytest.Config, specs: list[execnet.XSpec]) -> None:
+    """Fork the workers from one process that has imported pytest, the package, the test libraries and
+    the run's test modules (tests/support/forked.py), instead of starting four interpreters that each
+    import them again."""
+    python = worker_python([_absolute(arg, config.invocation_params.dir) for arg in config.args])
     for spec in specs:
         if python and spec.popen and not spec.python:
             spec.python = python
+
+
+def _absolute(arg: str, folder: Path) -> str:
+    """A test path or node id of the command line, with its path made absolute (the forking server runs
+    in the project's folder, the command may not)."""
+    path, sep, rest = arg.partition("::")
+    return str(folder / path) + sep + rest

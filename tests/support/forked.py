@@ -105,13 +105,13 @@ def python_run(
     return _Server.get().run(command, dict(env), str(cwd or os.getcwd()), timeout)
 
 
-def worker_python() -> str | None:
+def worker_python(tests: Sequence[str] = ()) -> str | None:
     """The ``python`` of an xdist ``popen`` spec that forks the worker from this process's server (started
-    here with the workers' imports, and named in the environment the workers inherit), or None where
-    there is no fork."""
+    here with the workers' imports and the run's ``tests`` collected, and named in the environment the
+    workers inherit), or None where there is no fork."""
     if not hasattr(os, "fork"):
         return None
-    server = _Server.get(for_workers=True)
+    server = _Server.get(for_workers=True, tests=tests)
     os.environ[SERVER_VARIABLE] = server.path
     return shlex.join([sys.executable, "-S", __file__, "--forward"])
 
@@ -121,23 +121,26 @@ class _Server:
     _lock = threading.Lock()
 
     @classmethod
-    def get(cls, *, for_workers: bool = False) -> _Server:
+    def get(cls, *, for_workers: bool = False, tests: Sequence[str] = ()) -> _Server:
         with cls._lock:
             if cls._current is None or not cls._current.alive():
                 shared = os.environ.get(SERVER_VARIABLE)
                 shared = shared if shared and os.path.exists(shared) else None
-                cls._current = cls(shared=shared, workers=for_workers)
+                cls._current = cls(shared=shared, workers=for_workers, tests=tests)
             return cls._current
 
-    def __init__(self, *, shared: str | None = None, workers: bool = False) -> None:
+    def __init__(
+        self, *, shared: str | None = None, workers: bool = False, tests: Sequence[str] = ()
+    ) -> None:
         self.process: subprocess.Popen[bytes] | None = None
         if shared is not None:  # the run's server, started by the controller: it outlives this worker
             self.path = shared
             return
         self.path = os.path.join(tempfile.mkdtemp(prefix="forked-"), "socket")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("BROWSER_", "OPENAI_", "PYTEST_"))}
+        role = ["--workers", *tests] if workers else []  # a server for the workers collects their tests
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.forked", self.path, *(["--workers"] if workers else [])],
+            [sys.executable, "-m", "tests.support.forked", self.path, *role],
             stdin=subprocess.PIPE,
             env={k: v for k, v in env.items() if not k.endswith("_API_KEY")},
             cwd=Path(__file__).resolve().parents[2],
@@ -229,9 +232,9 @@ def _text(data: bytes) -> str:
 # -- the server ----------------------------------------------------------------------------------
 
 
-def _serve(path: str, *, workers: bool) -> tuple[dict[str, Any], list[int]]:
+def _serve(path: str, *, workers: bool, tests: Sequence[str]) -> tuple[dict[str, Any], list[int]]:
     """Import, then fork a child per request; returns only in a child, with its request and streams."""
-    _preload(workers=workers)
+    _preload(workers=workers, tests=tests)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path + ".new")
     os.rename(path + ".new", path)  # the client waits for the name: it exists once it can connect
@@ -269,7 +272,7 @@ def _serve(path: str, *, workers: bool) -> tuple[dict[str, Any], list[int]]:
                 _reap(key.fd, *key.data)
 
 
-def _preload(*, workers: bool) -> None:
+def _preload(*, workers: bool, tests: Sequence[str] = ()) -> None:
     for name in PRELOAD + (WORKER_PRELOAD if workers else ()):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
@@ -280,24 +283,25 @@ def _preload(*, workers: bool) -> None:
             if not module.name.endswith("__main__"):
                 with contextlib.suppress(Exception):
                     importlib.import_module(module.name)
-        _collect_tests()
+        _collect_tests(tests)
     # What is imported stays as it is in every child: out of the collector's reach, its pages are not
     # copied into each child by the first collection that would walk them.
     gc.freeze()
 
 
-def _collect_tests() -> None:
-    """Collect the suite once, without running it: pytest imports every test module, rewriting its asserts
-    (and writes the rewritten bytecode beside it). Each worker forked afterwards finds the modules
+def _collect_tests(tests: Sequence[str]) -> None:
+    """Collect the run's ``tests`` (paths or node ids; the whole suite without any) once, without running
+    them: pytest imports every test module, rewriting its asserts (and writes the rewritten bytecode
+    beside it). Each worker forked afterwards finds the modules
     imported, so its own collection takes about 1 CPU-second instead of 2, or 4 on a fresh clone where
     the workers, starting together, would each rewrite every module. What the collection reports is
     left to the workers' own: nothing is printed here."""
     import pytest
 
     quiet = io.StringIO()
-    tests = Path(__file__).resolve().parents[1]
+    every = [str(Path(__file__).resolve().parents[1])]
     with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
-        pytest.main(["--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", str(tests)])
+        pytest.main(["--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", *(tests or every)])
 
 
 def _reap(pidfd: int, pid: int, conn: socket.socket) -> None:
@@ -392,4 +396,5 @@ if __name__ == "__main__":
     if sys.argv[1] == "--forward":
         _forward(sys.argv[2:])
     else:
-        _become(*_serve(sys.argv[1], workers="--workers" in sys.argv[2:]))
+        workers = sys.argv[2:3] == ["--workers"]
+        _become(*_serve(sys.argv[1], workers=workers, tests=sys.argv[3:] if workers else ()))
