@@ -319,10 +319,10 @@ def _compile_beside(names: Sequence[str]) -> subprocess.Popen[bytes] | None:
 def _collect_tests(tests: Sequence[str]) -> None:
     """Collect the run's ``tests`` (paths or node ids; the whole suite without any) once, without running
     them: pytest imports every test module, rewriting its asserts (and writes the rewritten bytecode
-    beside it). Each worker forked afterwards finds the modules
-    imported, so its own collection takes about 1 CPU-second instead of 2, or 4 on a fresh clone where
-    the workers, starting together, would each rewrite every module. What the collection reports is
-    left to the workers' own: nothing is printed here."""
+    beside it). Each worker forked afterwards finds the modules imported, so its own collection takes
+    about 1 CPU-second instead of 2, or 4 on a fresh clone where the workers, starting together, would
+    each rewrite every module. What the collection reports is left to the workers' own: nothing is
+    printed here."""
     import pytest
 
     quiet = io.StringIO()
