@@ -285,8 +285,8 @@ def _preload(*, workers: bool, tests: Sequence[str] = ()) -> None:
                 with contextlib.suppress(Exception):
                     importlib.import_module(module.name)
         _collect_tests(tests)
-    if helper is not None:  # over by now; if not, its bytecode is not worth a wait (each file is
-        helper.kill()  # written whole, or not at all)
+    if helper is not None:  # what it has not written by now is not worth a wait (a file is written
+        helper.kill()  # whole, or not at all)
         helper.wait()
     # What is imported stays as it is in every child: out of the collector's reach, its pages are not
     # copied into each child by the first collection that would walk them.
@@ -302,10 +302,10 @@ for name in sys.argv[1:]:
 
 def _compile_beside(names: Sequence[str]) -> subprocess.Popen[bytes] | None:
     """Import ``names``, last first, in a process of their own beside this one's imports, only for the
-    bytecode it writes: on a fresh clone this process then finds most of their modules compiled (about
-    2 s less of the forking server's start, which the workers wait for, on a core that was idle
-    meanwhile). It ends on its own; where the bytecode is there already it costs the idle core a second
-    of imports."""
+    bytecode it writes: on a fresh clone this process then finds most of their modules compiled (the
+    forking server's start, which the workers wait for, took 14-19 s instead of 22-25, for 3-10 CPU-s
+    on the core that waited). Where the bytecode is there already it costs that core a few seconds of
+    imports. Killed, if it has not ended, once this process's own imports are done."""
     if sys.dont_write_bytecode:
         return None
     return subprocess.Popen(
