@@ -274,9 +274,7 @@ def _serve(path: str, *, workers: bool, tests: Sequence[str]) -> tuple[dict[str,
 
 def _preload(*, workers: bool, tests: Sequence[str] = ()) -> None:
     helper = _compile_beside(WORKER_PRELOAD) if workers else None
-    for name in PRELOAD + (WORKER_PRELOAD if workers else ()):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
+    _import_all(PRELOAD + (WORKER_PRELOAD if workers else ()))
     if workers:  # every module of the package, as a worker's collection imports them
         import browser_agent
 
@@ -293,11 +291,11 @@ def _preload(*, workers: bool, tests: Sequence[str] = ()) -> None:
     gc.freeze()
 
 
-_IMPORT_ALL = """import contextlib, importlib, sys
-for name in sys.argv[1:]:
-    with contextlib.suppress(ImportError):
-        importlib.import_module(name)
-"""
+def _import_all(names: Sequence[str]) -> None:
+    """Import each of ``names`` that can be (an optional extra may be missing elsewhere)."""
+    for name in names:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
 
 
 def _compile_beside(names: Sequence[str]) -> subprocess.Popen[bytes] | None:
@@ -309,7 +307,8 @@ def _compile_beside(names: Sequence[str]) -> subprocess.Popen[bytes] | None:
     if sys.dont_write_bytecode:
         return None
     return subprocess.Popen(
-        [sys.executable, "-c", _IMPORT_ALL, *reversed(names)],
+        [sys.executable, "-m", "tests.support.forked", "--import", *reversed(names)],
+        cwd=Path(__file__).resolve().parents[2],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -422,6 +421,8 @@ def _forward(args: list[str]) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "--forward":
         _forward(sys.argv[2:])
+    elif sys.argv[1] == "--import":  # the helper of ``_compile_beside``
+        _import_all(sys.argv[2:])
     else:
         workers = sys.argv[2:3] == ["--workers"]
         _become(*_serve(sys.argv[1], workers=workers, tests=sys.argv[3:] if workers else ()))
