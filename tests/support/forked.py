@@ -275,6 +275,9 @@ def _serve(path: str, *, workers: bool, tests: Sequence[str]) -> tuple[dict[str,
 def _preload(*, workers: bool, tests: Sequence[str] = ()) -> None:
     helper = _compile_beside(WORKER_PRELOAD) if workers else None
     _import_all(PRELOAD + (WORKER_PRELOAD if workers else ()))
+    if helper is not None:  # it would only import again what this process has now imported (what it
+        helper.kill()  # has not written by now is not worth a wait: a file is written whole, or not at all)
+        helper.wait()
     if workers:  # every module of the package, as a worker's collection imports them
         import browser_agent
 
@@ -283,9 +286,6 @@ def _preload(*, workers: bool, tests: Sequence[str] = ()) -> None:
                 with contextlib.suppress(Exception):
                     importlib.import_module(module.name)
         _collect_tests(tests)
-    if helper is not None:  # what it has not written by now is not worth a wait (a file is written
-        helper.kill()  # whole, or not at all)
-        helper.wait()
     # What is imported stays as it is in every child: out of the collector's reach, its pages are not
     # copied into each child by the first collection that would walk them.
     gc.freeze()
@@ -321,13 +321,61 @@ def _collect_tests(tests: Sequence[str]) -> None:
     beside it). Each worker forked afterwards finds the modules imported, so its own collection takes
     about 1 CPU-second instead of 2, or 4 on a fresh clone where the workers, starting together, would
     each rewrite every module. What the collection reports is left to the workers' own: nothing is
-    printed here."""
+    printed here.
+
+    Where test modules have no rewritten bytecode yet (a fresh clone: 5 s on one core, the other idle
+    once mypy is done), a forked child collects those last first, only for the bytecode it writes, and
+    this process finds the later ones rewritten (3.4-3.7 s instead of 4.7-5.4). It is stopped when
+    this collection ends."""
+    every = [str(Path(__file__).resolve().parents[1])]
+    unwritten = [] if sys.dont_write_bytecode else _unrewritten(_test_files(tests or every))
+    child = os.fork() if len(unwritten) > 1 else -1
+    if child == 0:
+        try:
+            _collect([str(f) for f in reversed(unwritten)])
+        finally:
+            os._exit(0)
+    try:
+        _collect(tests or every)
+    finally:
+        if child > 0:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+
+
+def _collect(tests: Sequence[str]) -> None:
     import pytest
 
     quiet = io.StringIO()
-    every = [str(Path(__file__).resolve().parents[1])]
     with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
-        pytest.main(["--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", *(tests or every)])
+        pytest.main(["--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", *tests])
+
+
+def _test_files(tests: Sequence[str]) -> list[Path]:
+    """The test files ``tests`` names: a node id's file, a file, or the ``test_*.py`` under a folder."""
+    files: list[Path] = []
+    for test in tests:
+        path = Path(test.partition("::")[0])
+        files += sorted(path.rglob("test_*.py")) if path.is_dir() else [path]
+    return list(dict.fromkeys(files))
+
+
+def _unrewritten(files: Sequence[Path]) -> list[Path]:
+    """Those of ``files`` without bytecode from pytest's assertion rewriter as new as the file (pytest
+    keeps it beside the compiler's, in ``__pycache__``, its name tagged with pytest's version)."""
+    import pytest
+
+    tag = f"{sys.implementation.cache_tag}-pytest-{pytest.__version__}.pyc"
+    unwritten = []
+    for file in files:
+        pyc = file.parent / "__pycache__" / f"{file.stem}.{tag}"
+        try:
+            if pyc.stat().st_mtime >= file.stat().st_mtime:
+                continue
+        except OSError:
+            pass
+        unwritten.append(file)
+    return unwritten
 
 
 def _reap(pidfd: int, pid: int, conn: socket.socket) -> None:

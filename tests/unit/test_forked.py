@@ -130,3 +130,24 @@ def test_the_run_server_forks_its_children_with_the_runs_test_modules_rewritten_
     expected = {item.module.__name__ for item in request.session.items if isinstance(item, pytest.Function)}
     assert done.returncode == 0, done.stderr
     assert __name__ in expected and expected <= set(done.stdout.split()), expected - set(done.stdout.split())
+
+
+def test_the_test_files_pytest_has_not_rewritten_are_found_for_the_collecting_child(tmp_path: Path) -> None:
+    """On a fresh clone the server's child rewrites, last first, the test modules that have no rewritten
+    bytecode (``_unrewritten``); where pytest keeps it is read from pytest's own layout, checked here."""
+    folder = tmp_path / "suite"
+    (folder / "deeper").mkdir(parents=True)
+    first, second, third = folder / "test_a.py", folder / "test_b.py", folder / "deeper" / "test_c.py"
+    for file in (first, second, third):
+        file.write_text("def test_it():\n    assert 1\n")
+    (folder / "helpers.py").write_text("")
+    assert forked._test_files([str(folder), f"{first}::test_it"]) == [third, first, second]
+    assert forked._test_files([f"{second}::test_it"]) == [second]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    collect = ["--collect-only", "-q", "-p", "no:cacheprovider", str(first), str(third)]
+    code = f"import sys, pytest; sys.dont_write_bytecode = False; raise SystemExit(pytest.main({collect!r}))"
+    collected = python_run(["-c", code], env=env | {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}, cwd=tmp_path)
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    assert forked._unrewritten([first, second, third]) == [second]
+    os.utime(third, (third.stat().st_atime, third.stat().st_mtime + 5))  # edited since it was rewritten
+    assert forked._unrewritten([first, second, third]) == [second, third]
