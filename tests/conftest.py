@@ -23,39 +23,29 @@ from tests.support.alone import turn
 from tests.support.fence_sites import AllowedSite, DisallowedSite
 from tests.support.forked import worker_python
 from tests.support.server import LocalServer
+from tests.support.start_order import start_order
 
 TESTS = Path(__file__).parent
 PAGES = TESTS / "pages"
 FOLDER_MARKERS = ("unit", "integration")
-# Files whose tests each take many seconds (a Ray cluster, CLI subprocesses, examples, servers killed and
-# restarted), longest first: started first, so the workers share them out instead of one worker ending the
-# run alone with a 10 s test.
-LONG_FIRST = (
-    "test_ray.py",
-    "test_cli.py",
-    "test_examples.py",
-    "test_batch_cli.py",
-    "test_fleet.py",
-    "test_mcp_server.py",
-    "test_replay_trust.py",
-    "test_fence_beside.py",
-)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test by its folder, so ``-m "not integration"`` needs no marker in the files; put the
-    ``alone`` tests first, so that they wait for the other workers' first tests only, then the long ones."""
+    """Mark each test by its folder, so ``-m "not integration"`` needs no marker in the files; order the
+    tests for pytest-xdist's workers (tests/support/start_order.py): the ``alone`` tests first, each
+    worker's share of the long ones at the front of its share."""
     for item in items:
         folder = item.path.relative_to(TESTS).parts[0]
         if folder in FOLDER_MARKERS:
             item.add_marker(folder)
-    items.sort(key=_start_order)  # stable: the collection order otherwise
-
-
-def _start_order(item: pytest.Item) -> tuple[bool, int]:
-    name = item.path.name
-    long_rank = LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
-    return item.get_closest_marker("alone") is None, long_rank
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    items[:] = start_order(
+        items,
+        workers,
+        file_of=lambda item: item.path.name,
+        alone=lambda item: item.get_closest_marker("alone") is not None,
+        quick=lambda item: item.get_closest_marker("unit") is not None,
+    )
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
