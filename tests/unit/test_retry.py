@@ -159,16 +159,18 @@ async def test_backoff_waits_grow_and_are_capped() -> None:
 
     async def call() -> str:
         stamps.append(loop.time())
-        if len(stamps) < 4:
+        if len(stamps) < 5:
             raise StatusError(500)
         return "ok"
 
-    policy = RetryPolicy(attempts=4, initial_wait_s=0.02, max_wait_s=0.05, jitter_s=0.0)
+    # Waits of 0.1, 0.2, then capped at 0.2 where doubling would give 0.4 and 0.8: far enough apart for
+    # the last check to hold on a loaded machine (a 50 ms cap was once seen 180 ms late).
+    policy = RetryPolicy(attempts=5, initial_wait_s=0.1, max_wait_s=0.2, jitter_s=0.0)
     assert await call_with_retry(call, policy) == "ok"
     gaps = [b - a for a, b in itertools.pairwise(stamps)]
-    assert gaps[0] >= 0.015
-    assert gaps[1] >= 0.035  # doubled
-    assert gaps[2] < 0.2  # capped at max_wait_s (0.05), with scheduling slack
+    assert gaps[0] >= 0.09
+    assert gaps[1] >= 0.19  # doubled
+    assert gaps[3] < 0.6  # capped at max_wait_s (0.2), not 0.8
 
 
 class _Request:
