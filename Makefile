@@ -53,7 +53,8 @@ demo: $(RUNTIME)  ## install the package and a Chromium, then run the offline de
 
 # The suite runs in parallel (pytest-xdist): each worker has its own servers and Chromium. Four workers on
 # two cores, because many tests wait on subprocesses and timers (alternated runs on these machines: 150-157 s
-# with four, 165-174 s with three; benchmarks/README.md); worksteal evens out the long tests. The
+# with four, 165-174 s with three; benchmarks/README.md); worksteal evens out the long tests, which
+# tests/support/start_order.py puts at the front of each worker's share. The
 # workers are forked from one process that imports what they need first (tests/support/forked.py). mypy
 # starts as soon as the packages are in, so that the Chromium check and ruff run beside it (2-3 s of a
 # fresh clone), then it goes on on the other core while the workers start; its report is printed after
