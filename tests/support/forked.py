@@ -327,8 +327,8 @@ def _collect_tests(tests: Sequence[str]) -> None:
     once mypy is done), a forked child collects those last first, only for the bytecode it writes, and
     this process finds the later ones rewritten (3.4-3.7 s instead of 4.7-5.4). It is stopped when
     this collection ends."""
-    every = [str(Path(__file__).resolve().parents[1])]
-    unwritten = [] if sys.dont_write_bytecode else _unrewritten(_test_files(tests or every))
+    tests = tests or [str(Path(__file__).resolve().parents[1])]  # the whole suite
+    unwritten = [] if sys.dont_write_bytecode else _unrewritten(_test_files(tests))
     child = os.fork() if len(unwritten) > 1 else -1
     if child == 0:
         try:
@@ -336,7 +336,7 @@ def _collect_tests(tests: Sequence[str]) -> None:
         finally:
             os._exit(0)
     try:
-        _collect(tests or every)
+        _collect(tests)
     finally:
         if child > 0:
             os.kill(child, signal.SIGKILL)

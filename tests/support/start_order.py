@@ -73,21 +73,17 @@ def start_order(
         lightest = min(range(workers), key=load.__getitem__)
         shares[lightest].append(name)
         load[lightest] += weights[name] * len(files[name])
-    heads = [first] + [[] for _ in range(workers - 1)]
     longs = [_longest_first(files, names, weights) for names in shares]
-    room = [
-        size - len(head) - len(longs_)
-        for size, head, longs_ in zip(_sizes(len(items), workers), heads, longs, strict=True)
-    ]
+    room = [size - len(longs_) for size, longs_ in zip(_sizes(len(items), workers), longs, strict=True)]
+    room[0] -= len(first)
     fills: list[list[T]] = [[] for _ in range(workers)]
     for item in short:  # dealt in turn, so that each share has its part of the slower integration tests
         open_ = [index for index in range(workers) if len(fills[index]) < room[index]] or [workers - 1]
         fills[min(open_, key=lambda index: len(fills[index]))].append(item)
-    ordered: list[T] = []
-    for index in range(workers):
-        fill = fills[index]
-        lead = ([item for item in fill if quick(item)] + fill)[:LEAD] if index else []
-        ordered += heads[index] + lead + longs[index] + [item for item in fill if item not in lead]
+    ordered = first + longs[0] + fills[0]
+    for longs_, fill in zip(longs[1:], fills[1:], strict=True):
+        lead = ([item for item in fill if quick(item)] + fill)[:LEAD]
+        ordered += lead + longs_ + [item for item in fill if item not in lead]
     return ordered
 
 
