@@ -81,9 +81,10 @@ lint: $(DEV)  ## ruff
 typecheck: $(DEV)  ## mypy --strict on the package
 	$(VENV)/bin/mypy
 
-bench: $(DEV)  ## the benchmarks (DOM, step overhead, session start, replay, report size, MCP view tokens, batch throughput, soak)
+bench: $(DEV)  ## the benchmarks (DOM, step overhead, marks layout, session start, replay, report size, MCP view tokens, batch throughput, soak)
 	$(PY) benchmarks/dom_bench.py
 	$(PY) benchmarks/step_bench.py
+	$(PY) -m benchmarks.marks_bench
 	$(PY) benchmarks/session_start.py --runs 3
 	$(PY) -m benchmarks.replay_bench
 	$(PY) benchmarks/report_bench.py
