@@ -20,8 +20,9 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from browser_agent import BrowserConfig
 from browser_agent.browser.marks import layout_marks
@@ -30,7 +31,7 @@ from browser_agent.dom.models import ElementNode, Rect
 from tests.support.server import LocalServer
 
 VIEW = (1280.0, 800.0)
-Layout = Callable[[Sequence[ElementNode], tuple[float, float]], list[object]]
+Layout = Callable[[list[ElementNode], tuple[float, float]], list[Any]]
 
 
 def load_baseline(path: Path) -> Layout:
@@ -59,8 +60,8 @@ def synthetic(count: int, kind: str) -> list[ElementNode]:
     return nodes
 
 
-def _placed(marks: list[object]) -> list[tuple[object, ...]]:
-    return [(m.index, m.box, m.tag) for m in marks]  # type: ignore[attr-defined]
+def _placed(marks: list[Any]) -> list[tuple[int, Rect, Rect]]:
+    return [(m.index, m.box, m.tag) for m in marks]
 
 
 def best_ms(layouts: dict[str, Layout], nodes: list[ElementNode], runs: int) -> dict[str, float]:
@@ -97,7 +98,7 @@ async def corpus_nodes(corpus: Path) -> list[tuple[str, list[ElementNode]]]:
 
 
 def main(runs: int, corpus: Path | None, baseline: Path | None) -> None:
-    layouts: dict[str, Layout] = {"today": layout_marks}  # type: ignore[dict-item]
+    layouts: dict[str, Layout] = {"today": layout_marks}
     if baseline is not None:
         layouts["baseline"] = load_baseline(baseline)
     print(f"{'page':28} {'marks':>6}" + "".join(f" {name:>10}" for name in layouts) + "   (ms, best of runs)")
