@@ -115,10 +115,10 @@ class _Filed:
             self._by_cell[cell].append(len(self.rects))
         self.rects.append(rect)
 
-    def near(self, spot: Rect) -> list[int]:
-        """The positions, in the order added, of the rectangles that share a cell with ``spot``: every
-        one that overlaps it, and a few that do not."""
-        return sorted({i for cell in _cells(spot) for i in self._by_cell.get(cell, ())})
+    def near(self, cells: list[tuple[int, int]]) -> list[int]:
+        """The positions, in the order added, of the rectangles filed under any of ``cells`` (a spot's):
+        every one that overlaps the spot, and a few that do not."""
+        return sorted({i for cell in cells for i in self._by_cell.get(cell, ())})
 
 
 def _cost(spot: Rect, own: int, boxes: _Filed, tags: _Filed, view: tuple[float, float]) -> float:
@@ -126,8 +126,9 @@ def _cost(spot: Rect, own: int, boxes: _Filed, tags: _Filed, view: tuple[float, 
     viewport is out. The sums add the same overlaps in the same order as over every rectangle."""
     if spot.x < 0 or spot.y < 0 or spot.x + spot.width > view[0] or spot.y + spot.height > view[1]:
         return float("inf")
-    cost = sum(_overlap(spot, tags.rects[i]) for i in tags.near(spot)) * 1_000
-    cost += sum(_overlap(spot, boxes.rects[i]) for i in boxes.near(spot) if i != own) * 10
+    cells = list(_cells(spot))
+    cost = sum(_overlap(spot, tags.rects[i]) for i in tags.near(cells)) * 1_000
+    cost += sum(_overlap(spot, boxes.rects[i]) for i in boxes.near(cells) if i != own) * 10
     return cost + _overlap(spot, boxes.rects[own])
 
 
