@@ -148,6 +148,23 @@ ALLOWED: dict[str, set[str]] = {
     },
 }
 
+# The foundations every layer above the leaves may use: the one gate for what is written, the one loader
+# for what a user hands over.
+ALLOWED["artifacts"] = {"sensitive", "errors"}
+ALLOWED["user_files"] = {"errors"}
+for _name, _allowed in ALLOWED.items():
+    if _name not in {
+        "errors",
+        "sensitive",
+        "extras",
+        "defaults",
+        "interrupts",
+        "testing",
+        "dom",
+        "artifacts",
+    }:
+        _allowed |= {"artifacts", "user_files"}
+
 
 def _layer(path: Path) -> str:
     rel = path.relative_to(PACKAGE)

@@ -1,0 +1,69 @@
+"""The one gate for what is written: remembered secrets are redacted from files, lines and log records."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from browser_agent import artifacts
+
+SECRET = "Gate-Pa55+wörd&q"
+
+
+@pytest.fixture(autouse=True)
+def _remembered() -> None:
+    artifacts.remember({"gate_pw": SECRET})
+
+
+def test_files_and_lines_are_redacted_in_any_encoding(tmp_path: Path) -> None:
+    text = f"raw {SECRET} url {quote(SECRET)} json {SECRET.encode('unicode_escape').decode()}"
+    target = artifacts.write_text(tmp_path / "deep" / "report.html", text)
+    written = target.read_text(encoding="utf-8")
+    assert "Gate-Pa55" not in written and written.count("<secret>gate_pw</secret>") == 3
+    artifacts.append_line(tmp_path / "r.jsonl", f'{{"url": "/welcome?pw={quote(SECRET, safe="")}"}}')
+    artifacts.append_line(tmp_path / "r.jsonl", "second\nline")
+    lines = (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()
+    assert lines == ['{"url": "/welcome?pw=<secret>gate_pw</secret>"}', "second line"]
+
+
+def test_writes_are_atomic_and_leave_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "history.json"
+    artifacts.write_text(target, "one")
+    artifacts.write_text(target, "two")
+    assert target.read_text() == "two"
+    assert os.listdir(tmp_path) == ["history.json"]
+
+
+def test_a_failed_write_keeps_the_previous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "history.json"
+    artifacts.write_text(target, "complete")
+
+    def refuse(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError):
+        artifacts.write_text(target, "torn")
+    assert target.read_text() == "complete" and os.listdir(tmp_path) == ["history.json"]
+
+
+def test_log_records_are_redacted_for_every_handler(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("some.library")
+    with caplog.at_level(logging.INFO):
+        logger.info("opened %s", f"https://x.test/?pw={quote(SECRET)}")
+        try:
+            raise ValueError(f"bad {SECRET}")
+        except ValueError:
+            logger.exception("failed")
+    text = caplog.text
+    assert "Gate-Pa55" not in text and "Gate-Pa55" not in "".join(r.getMessage() for r in caplog.records)
+    assert "<secret>gate_pw</secret>" in text
+
+
+def test_redacted_obj_reaches_keys_and_nested_values() -> None:
+    data = {SECRET: [SECRET, {"k": (SECRET,)}], "n": 1}
+    assert "Gate" not in repr(artifacts.redacted_obj(data))
