@@ -15,6 +15,7 @@ Every error the library raises is a ``BrowserAgentError``. Each branch says who 
     ├── ModelError           the provider failed after retries (network, auth, rate limit)
     │   ├── ModelOutputError the reply never matched the schema, even after correction
     │   └── ProviderUnreachableError  nothing answers at the server's address (refused, unknown host)
+    │       └── NotAModelServerError  something answers there, but not as a model server does
     └── AgentRunError        the run ended without success (max steps, max failures); carries history
 
 Playwright exceptions are translated into these in exactly one place,
@@ -36,6 +37,7 @@ __all__ = [
     "ModelError",
     "ModelOutputError",
     "NavigationError",
+    "NotAModelServerError",
     "ProviderUnreachableError",
     "TabClosedError",
     "UserError",
@@ -125,6 +127,26 @@ class ProviderUnreachableError(ModelError):
 
     def __reduce__(self) -> tuple[type[ProviderUnreachableError], tuple[str | None, str]]:
         return type(self), (self.url, self.reason)  # pickled whole (a Ray worker's error travels)
+
+
+class NotAModelServerError(ProviderUnreachableError):
+    """The server at the model's address answers HTTP, but not as an OpenAI-compatible (or the provider's)
+    model server does: its chat endpoint is not there (404, 405, 501) or it sends an HTML page. Waiting
+    does not change that, so it is not retried and a run ends at once, as when nothing answers.
+
+    Attributes:
+        url: The address that was tried (None when unknown).
+        reason: What the server answered, such as ``HTTP 501, an HTML page``.
+    """
+
+    def __init__(self, url: str | None, reason: str) -> None:
+        BrowserAgentError.__init__(
+            self,
+            f"{url or 'the model server'} answers ({reason}) but is not a model server — check --base-url "
+            "(an OpenAI-compatible server's ends in /v1) and that the model server, not another one, "
+            "listens on that port.",
+        )
+        self.url, self.reason = url, reason
 
 
 class AgentRunError(BrowserAgentError):

@@ -14,7 +14,7 @@ from typing import Any
 from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run, ui, workflow
 from browser_agent.cli import eval as eval_command
 from browser_agent.cli.options import HelpFormatter
-from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
+from browser_agent.errors import BrowserAgentError
 
 __all__ = ["build_parser", "main", "main_async"]
 
@@ -64,10 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except BrowserAgentError as exc:  # ours, with a message that says what to do: no traceback
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        # "cannot reach URL: connection refused — ..." says it all; the same line as when a run meets it
-        kind = "" if isinstance(exc, ProviderUnreachableError) else f"{type(exc).__name__}: "
-        print(f"browser-agent {args.command}: {kind}{first}", file=sys.stderr)
+        # One format for every command: the message says what happened and what to do, never a class name.
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"browser-agent {args.command}: {first}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -21,12 +21,13 @@ from tenacity import (
     wait_random,
 )
 
-from browser_agent.errors import ModelError, ProviderUnreachableError
+from browser_agent.errors import ModelError, NotAModelServerError, ProviderUnreachableError
 
 __all__ = [
     "RetryPolicy",
     "call_with_retry",
     "is_transient",
+    "not_a_model_server",
     "retry_notice",
     "status_of",
     "to_model_error",
@@ -154,6 +155,42 @@ def unreachable(exc: BaseException) -> tuple[str | None, str] | None:
     return None
 
 
+# A model server's chat endpoint never answers these to a POST: the address is some other HTTP server.
+_NOT_AN_ENDPOINT = frozenset({404, 405, 501})
+
+
+def _content_type(exc: BaseException) -> str:
+    try:
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+        value = headers.get("content-type", "") if headers is not None else ""
+    except Exception:
+        return ""
+    return value.lower() if isinstance(value, str) else ""
+
+
+def not_a_model_server(exc: BaseException) -> tuple[str | None, str] | None:
+    """``(url, what it answered)`` when an HTTP server answered the model call, but not as a model server
+    does: a page of HTML, or 404/405/501 with a body that is not JSON. None for anything else, and when
+    the answer's type is not known (a real server's 404 for an unknown model comes as JSON, and stays a
+    ``ModelError`` with advice).
+    """
+    if not isinstance(exc, Exception):
+        return None
+    for link in _chain(exc):
+        status = status_of(link)
+        if status is None:
+            continue
+        kind = _content_type(link)
+        # A proxy in front of a real model server answers 502-504 (and a busy server 429) with a page of
+        # HTML too: those are waited out. Any other page of HTML is a web server's.
+        html = "html" in kind and status < 500 and status not in _TRANSIENT_STATUS
+        if html or (status in _NOT_AN_ENDPOINT and kind and "json" not in kind):
+            shown = "an HTML page" if "html" in kind else kind.split(";")[0]
+            return next((u for u in map(_request_url, _chain(exc)) if u), None), f"HTTP {status}, {shown}"
+        return None
+    return None
+
+
 def is_transient(exc: BaseException) -> bool:
     """Whether a provider exception is worth retrying (rate limit, timeout, connection, 5xx, overloaded).
 
@@ -162,6 +199,8 @@ def is_transient(exc: BaseException) -> bool:
     server that is not there (``unreachable``): waiting does not start it.
     """
     if isinstance(exc, AssertionError) or not isinstance(exc, Exception) or unreachable(exc):
+        return False
+    if not_a_model_server(exc):
         return False
     return any(_is_transient_one(link) for link in _chain(exc))
 
@@ -174,6 +213,9 @@ def to_model_error(exc: BaseException, *, what: str, attempts: int = 1) -> Model
     gone = unreachable(exc)
     if gone is not None:
         return ProviderUnreachableError(*gone)
+    other = not_a_model_server(exc)
+    if other is not None:
+        return NotAModelServerError(*other)
     detail = f"{type(exc).__name__}: {exc}"
     status = status_of(exc)
     if is_transient(exc):

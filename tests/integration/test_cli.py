@@ -248,9 +248,7 @@ async def test_inspect_names_a_missing_file_and_says_where_the_screenshot_went(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert await main_async(["inspect", "/nonexistent.html"]) == 2
-    assert (
-        capsys.readouterr().err.strip() == "browser-agent inspect: UserError: no such file: /nonexistent.html"
-    )
+    assert capsys.readouterr().err.strip() == "browser-agent inspect: no such file: /nonexistent.html"
     shot = tmp_path / "shots" / "page.png"
     assert (
         await main_async(["inspect", str(ROOT / "tests/pages/agent/code.html"), "--screenshot", str(shot)])
@@ -442,3 +440,35 @@ async def test_allowed_domain_keeps_the_run_on_its_sites(
         sent = json.dumps(fake.requests[0]["messages"])
     assert code == 1
     assert "outside the allowed domains" in sent and "XK-42" not in sent
+
+
+@pytest.mark.parametrize("status", [501, 405, 404])
+def test_a_web_server_that_is_no_model_server_is_one_line_within_seconds(status: int, tmp_path: Path) -> None:
+    """A --base-url where some other HTTP server answers (python -m http.server: 501 for a POST, HTML) is
+    said at once, not retried for half a minute as a busy provider."""
+    import http.server
+    import time
+
+    class WebPages(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.send_error(status)  # an HTML error page, as web servers send
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    web = http.server.ThreadingHTTPServer(("127.0.0.1", 0), WebPages)
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{web.server_address[1]}/v1"
+    try:
+        started = time.monotonic()
+        done = cli("run", "Read the code", "--model", "openai:local", "--base-url", base, "--max-steps", "3")
+        took = time.monotonic() - started
+    finally:
+        web.shutdown()
+        web.server_close()
+    line = one_line_error(done)
+    assert line.startswith(
+        f"browser-agent run: {base}/chat/completions answers (HTTP {status}, an HTML page)"
+    )
+    assert "is not a model server" in line and "retrying" not in done.stdout, done.stdout
+    assert took < 5, f"{took:.1f} s"

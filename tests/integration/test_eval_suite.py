@@ -235,5 +235,5 @@ def test_a_bad_suite_file_is_one_clear_error(
     args = ["eval", "suite", str(suite), "--model", "openai:m", "--out", str(tmp_path / "out.jsonl")]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"browser-agent eval: UserError: {suite}, {message}"), err
+    assert err.startswith(f"browser-agent eval: {suite}, {message}"), err
     assert err.count("\n") == 1, "one line"

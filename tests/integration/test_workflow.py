@@ -122,7 +122,7 @@ async def test_cli_makes_shows_and_runs_a_workflow_with_inputs(
         assert await main_async(["workflow", "run", str(made), "--input", "colour=red"]) == 2
         err = capsys.readouterr().err.strip()
         assert err == (
-            "browser-agent workflow: UserError: This workflow has no input 'colour'; its inputs are: url, "
+            "browser-agent workflow: This workflow has no input 'colour'; its inputs are: url, "
             "product, quantity, full_name, email, shipping."
         )
         assert await main_async(["workflow", "run", str(made), "--on-failure", "llm"]) == 2

@@ -178,5 +178,5 @@ def test_a_missing_sdk_is_one_line_saying_what_to_install(
         monkeypatch.delitem(sys.modules, name)
     assert main(["mcp"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "browser-agent mcp: UserError: The MCP server needs the MCP SDK: pip install 'pw-browser-agent[mcp]'"
+        "browser-agent mcp: The MCP server needs the MCP SDK: pip install 'pw-browser-agent[mcp]'"
     )

@@ -265,3 +265,44 @@ def test_why_an_element_never_became_ready_is_read_from_the_log_and_nothing_else
     said = not_ready(log)
     assert said is not None and said.startswith("is disabled") and "hunter2" not in said
     assert not_ready("Timeout 1000ms exceeded.") is None
+
+
+class _TypedResponse:
+    def __init__(self, status: int, content_type: str) -> None:
+        self.status_code = status
+        self.headers = {"content-type": content_type}
+
+
+class PageError(Exception):
+    """An SDK status error carrying the HTTP response (status and headers), as openai's does."""
+
+    def __init__(self, status: int, content_type: str) -> None:
+        super().__init__(f"Error code: {status}")
+        self.status_code = status
+        self.response = _TypedResponse(status, content_type)
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "web_server"),
+    [
+        (501, "text/html;charset=utf-8", True),  # python -m http.server, any static file server
+        (405, "text/plain", True),
+        (404, "text/html", True),
+        (200, "text/html", True),
+        (404, "application/json", False),  # a real server's "model not found"
+        (503, "text/html", False),  # a proxy in front of a model server that is starting: waited out
+        (502, "text/html", False),
+        (429, "text/html", False),
+        (500, "application/json", False),
+    ],
+)
+def test_a_web_server_is_told_apart_from_a_model_server(status: int, kind: str, web_server: bool) -> None:
+    from browser_agent.errors import NotAModelServerError
+    from browser_agent.llm.retry import to_model_error
+
+    exc = PageError(status, kind)
+    error = to_model_error(exc, what="The chat model call")
+    assert isinstance(error, NotAModelServerError) is web_server
+    assert is_transient(exc) is (not web_server and (status >= 500 or status == 429))
+    if web_server:
+        assert "is not a model server" in str(error) and "\n" not in str(error)
