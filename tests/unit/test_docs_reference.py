@@ -20,7 +20,7 @@ from browser_agent.browser.domains import blocked_message
 from browser_agent.cli import build_parser
 from browser_agent.cli.inspect import _target as inspect_target
 from browser_agent.dom.models import DomSnapshot, ElementNode
-from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
+from browser_agent.errors import BrowserAgentError, NotAModelServerError, ProviderUnreachableError
 from browser_agent.llm.retry import to_model_error
 from browser_agent.models import chat_model
 
@@ -115,6 +115,9 @@ _MESSAGES: dict[str, Callable[[pytest.MonkeyPatch], str]] = {
         lambda: find_chromium(env={}, playwright_path="/nonexistent", system=NOWHERE, shells=NOWHERE)
     ),
     "cannot reach": lambda _: str(ProviderUnreachableError("http://127.0.0.1:8088/v1", "connection refused")),
+    "http://127.0.0.1:8080/v1/chat": lambda _: str(
+        NotAModelServerError("http://127.0.0.1:8080/v1/chat/completions", "HTTP 501, an HTML page")
+    ),
     "--model openai": _no_key,
     "The chat model call": lambda _: _busy(),
     "The openai provider": _missing_package,
