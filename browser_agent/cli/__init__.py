@@ -57,7 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     forgot the command fails instead of passing silently (argparse's code for a usage mistake).
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said with the usage of the command that was typed, not the top level's
+        _innermost(parser, sys.argv[1:] if argv is None else argv).error(
+            f"unrecognized arguments: {' '.join(unknown)}"
+        )
     if args.command is None:
         parser.print_help()
         return 2
@@ -72,6 +76,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     return code
+
+
+def _innermost(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser of the deepest command named in ``argv`` (``eval miniwob``, ``run``, or the top)."""
+    for word in argv:
+        commands = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if commands is None:
+            break
+        chosen = commands.choices.get(word)
+        if chosen is not None:
+            parser = chosen
+    return parser
 
 
 async def main_async(argv: Sequence[str]) -> int:

@@ -44,7 +44,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "tasks", type=Path, help="one task per line: a JSON string, or an object (id, task, ...)"
     )
-    add_model_options(parser, required=True)
+    add_model_options(parser, required=True, step_timeout=True)
     parser.add_argument(
         "--out", type=Path, required=True, metavar="FILE", help="results, one JSON line per task"
     )
@@ -74,7 +74,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="steps per task unless the task says otherwise",
     )
-    parser.add_argument("--task-timeout", type=float, metavar="SECONDS", help="stop a task running longer")
+    parser.add_argument("--task-timeout", type=float, metavar="S", help="stop a task running longer")
     parser.set_defaults(func=_main)
 
 
@@ -164,11 +164,7 @@ async def _run(
 
     executor, llm = models
     flags = model_options(args)
-    settings = AgentSettings(
-        tool_calling_method=flags.tool_calling_method,
-        planner_llm=flags.load_planner(),
-        allowed_domains=allowed_domains(args),
-    )
+    settings = AgentSettings(**flags.settings(allowed_domains=allowed_domains(args)))
     histories = args.histories or args.out.parent / f"{args.out.stem}-histories"
     options = BatchOptions(
         settings=settings, max_steps=args.max_steps, history_dir=histories, task_timeout_s=args.task_timeout

@@ -48,7 +48,7 @@ def add_parser(subparsers: Any) -> None:
         help="a file or folder upload_file may use (repeatable)",
     )
     parser.add_argument(
-        "--step-timeout", type=float, default=60.0, metavar="S", help="the longest one call may take"
+        "--step-timeout", type=float, default=60, metavar="S", help="the longest one call may take"
     )
     browser = add_browser_options(parser)
     browser.add_argument(

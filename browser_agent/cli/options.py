@@ -65,7 +65,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefau
     """Descriptions and epilogs keep their lines; a flag's default is shown when it has a real one."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default in (None, False, [], ()) or "%(default)" in (action.help or ""):
+        if action.default in (None, False, [], (), "") or "%(default)" in (action.help or ""):
             return action.help
         return super()._get_help_string(action)
 
@@ -98,6 +98,16 @@ class ModelOptions:
     tool_calling_method: MethodName = "auto"
     planner: str | None = None
     temperature: float | None = None  # None: the provider's own default
+    step_timeout_s: float = 120.0  # AgentSettings.step_timeout_s's default
+
+    def settings(self, **more: Any) -> dict[str, Any]:
+        """The ``AgentSettings`` fields these flags set: the method, the planner, the step's time limit."""
+        return {
+            "tool_calling_method": self.tool_calling_method,
+            "planner_llm": self.load_planner(),
+            "step_timeout_s": self.step_timeout_s,
+            **more,
+        }
 
     def load(self) -> BaseChatModel:
         """The chat model of ``--model``.
@@ -137,11 +147,13 @@ def add_model_options(
     required: bool,
     method: bool = True,
     planner: bool = True,
+    step_timeout: bool = False,
     also: Sequence[str] = (),
     purpose: str = "the model that drives the browser",
 ) -> argparse._ArgumentGroup:
     """``--model`` (also named ``also``), ``--base-url``, ``--api-key-env``, and where the command uses
-    them ``--tool-calling-method`` (explained in the epilog) and ``--planner-model``."""
+    them ``--tool-calling-method`` (explained in the epilog), ``--planner-model`` and ``--step-timeout``
+    (every command that runs an agent: a slow local model needs more than the default)."""
     group = parser.add_argument_group("model")
     group.add_argument(
         "--model",
@@ -154,7 +166,7 @@ def add_model_options(
     group.add_argument(
         "--base-url",
         metavar="URL",
-        help="the provider's server, e.g. a local OpenAI-compatible one (http://127.0.0.1:8080/v1) or an "
+        help="the provider's server, e.g. a local OpenAI-compatible one (http://127.0.0.1:8088/v1) or an "
         "Ollama host; no API key is needed then",
     )
     group.add_argument(
@@ -179,7 +191,26 @@ def add_model_options(
             metavar="PROVIDER:NAME",
             help="a second model that writes a plan every 3 steps (same --base-url and --api-key-env)",
         )
+    if step_timeout:
+        group.add_argument(
+            "--step-timeout",
+            type=_seconds,
+            default=120,
+            metavar="S",
+            help="the longest one step (the model's answer and the actions) may take; raise it for a slow "
+            "local model",
+        )
     return group
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
 
 
 def model_options(args: argparse.Namespace) -> ModelOptions:
@@ -191,6 +222,7 @@ def model_options(args: argparse.Namespace) -> ModelOptions:
         tool_calling_method=getattr(args, "tool_calling_method", "auto"),
         planner=getattr(args, "planner_model", None),
         temperature=getattr(args, "temperature", None),
+        step_timeout_s=getattr(args, "step_timeout", 120.0),
     )
 
 

@@ -43,7 +43,7 @@ __all__ = ["add_parser"]
 def add_parser(subparsers: Any) -> None:
     parser = command(subparsers, "run", help="run the agent on a task with a model")
     parser.add_argument("task", help="what to do, in plain words (a web address in it is opened first)")
-    model = add_model_options(parser, required=True)
+    model = add_model_options(parser, required=True, step_timeout=True)
     model.add_argument("--vision", action="store_true", help="send screenshots with the element marks drawn")
     model.add_argument(
         "--provider-attempts",
@@ -133,10 +133,9 @@ def _agent(args: argparse.Namespace, reporter: ConsoleReporter, llm: BaseChatMod
 
     models = model_options(args)
     settings = AgentSettings(
+        **models.settings(),
         use_vision=args.vision,
         record_screenshots=bool(args.report or args.gif),
-        tool_calling_method=models.tool_calling_method,
-        planner_llm=models.load_planner(),
         initial_actions=[{"action": "go_to_url", "url": args.start_url}] if args.start_url else [],
         allowed_domains=allowed_domains(args),
         save_history_path=args.save,

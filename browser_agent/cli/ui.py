@@ -33,7 +33,7 @@ DEFAULT_RUNS_DIR = Path("browser_agent_runs")
 
 def add_parser(subparsers: Any) -> None:
     parser = command(subparsers, "ui", help="serve a local web UI to start runs and watch them live")
-    add_model_options(parser, required=True)
+    add_model_options(parser, required=True, step_timeout=True)
     add_browser_options(parser)
     add_fence_options(parser)
     add_secret_options(parser)
@@ -46,7 +46,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="DIR",
         help="where runs are saved (history and report) and past runs are listed from",
     )
-    ui.add_argument("--fps", type=float, default=4.0, help="live view frames a second, at most")
+    ui.add_argument("--fps", type=float, default=4, help="live view frames a second, at most")
     ui.add_argument(
         "--answer-timeout",
         type=float,
@@ -76,9 +76,7 @@ def _main(args: argparse.Namespace) -> int:
         browser=browser_config(args),
         secrets=load_secrets(args.secrets, args.secret),
         allowed_domains=allowed_domains(args),
-        settings=AgentSettings(
-            tool_calling_method=models.tool_calling_method, planner_llm=models.load_planner()
-        ),
+        settings=AgentSettings(**models.settings()),
     )
 
     async def serve() -> None:

@@ -99,7 +99,46 @@ def test_no_parser_takes_an_abbreviated_flag(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit) as exited:
         main(["run", "a task", "--model", "ollama:m", "--max-step", "2"])
     assert exited.value.code == 2
-    assert "unrecognized arguments: --max-step" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --max-step" in err and err.startswith("usage: browser-agent run ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["eval", "miniwob", "--model", "m", "--out", "o", "--tsks", "a"], "browser-agent eval miniwob"),
+        (["workflow", "run", "w.json", "--inptu", "a=b"], "browser-agent workflow run"),
+        (["batch", "t.jsonl", "--out", "o", "--model", "m", "--mdoel"], "browser-agent batch"),
+    ],
+)
+def test_a_mistyped_flag_shows_that_commands_usage(
+    argv: list[str], usage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.startswith(f"usage: {usage} "), err
+    assert f"{usage.split()[-1] if ' ' in usage else usage}: error: unrecognized arguments" in err
+
+
+def test_step_timeout_is_shared_by_every_command_that_runs_an_agent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    common = ["--model", "openai:m", "--step-timeout", "300"]
+    for argv in (
+        ["run", "task"],
+        ["batch", "t.jsonl", "--out", "o"],
+        ["eval", "miniwob", "--tasks", "a", "--out", "o"],
+        ["ui"],
+    ):
+        options = model_options(build_parser().parse_args([*argv, *common]))
+        assert options.step_timeout_s == 300 and options.settings()["step_timeout_s"] == 300, argv
+    assert model_options(build_parser().parse_args(["run", "t", "--model", "m"])).step_timeout_s == 120
+    for bad in ("0", "-1", "soon", "inf"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["run", "t", "--model", "m", "--step-timeout", bad])
+        err = capsys.readouterr().err
+        assert err.startswith("usage: browser-agent run ") and "--step-timeout" in err, err
 
 
 def test_help_shows_real_defaults_and_explains_each_tool_calling_method() -> None:

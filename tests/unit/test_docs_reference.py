@@ -42,7 +42,8 @@ def _sections(text: str) -> dict[str, str]:
 
 def _flags(parser: argparse.ArgumentParser) -> set[str]:
     """A command's long flags, with those of its own subcommands (``eval miniwob``, ``workflow run``)."""
-    flags = {o for a in parser._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+    shown = [a for a in parser._actions if a.help != argparse.SUPPRESS]  # an old name still taken, unshown
+    flags = {o for a in shown for o in a.option_strings if o.startswith("--")} - {"--help"}
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
