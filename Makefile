@@ -8,7 +8,8 @@ DEV     := $(VENV)/.installed-dev
 DEV_PACKAGES := $(VENV)/.installed-dev-packages
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test lint typecheck unit integration bench clean
+.PHONY: help demo install test lint typecheck unit integration bench clean
+space := $(subst ,, )
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -32,11 +33,18 @@ INSTALL = $(if $(and $(filter uv,$(INSTALLER)),$(wildcard $(UV))),$(UV) pip inst
 $(PY):
 	$(if $(filter uv,$(INSTALLER)),$(PYTHON) -m venv --without-pip $(VENV) && $(PYTHON) -m pip --python $(PY) install --quiet uv 2>/dev/null || { $(PYTHON) -m venv $(VENV) && { $(PY) -m pip install --quiet uv || echo "uv is not available; installing with pip"; }; },$(PYTHON) -m venv $(VENV))
 
-# What the demo needs: the package and its runtime dependencies, and a Chromium.
+# What the demo and the README's next steps need: the package, its runtime dependencies and the
+# OpenAI-compatible provider (every local model server speaks it), and a Chromium.
 $(RUNTIME): pyproject.toml | $(PY)
-	$(call INSTALL,-e .)
+	$(call INSTALL,-e '.[openai]')
 	$(PY) -m browser_agent.browser.install
 	touch $(RUNTIME)
+
+# Optional extras into this clone's environment, with the installer that works in it (the environment may
+# have no pip of its own): make install EXTRAS=ui,eval
+EXTRAS ?=
+install: $(RUNTIME)  ## add optional extras to .venv: make install EXTRAS=ui,eval (openai, anthropic, ollama, mcp, ray, gif, eval, ui)
+	$(if $(strip $(EXTRAS)),$(call INSTALL,-e '.[$(subst $(space),,$(EXTRAS))]'),@echo "name the extras: make install EXTRAS=ui,eval")
 
 # What the tests need besides: the dev tools and every optional extra (providers, MCP, Ray, Pillow). In one
 # install with the runtime (one resolution), then the same Chromium.

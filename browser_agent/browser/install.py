@@ -64,7 +64,11 @@ def _add_headless_shell() -> None:
     location = _location()
     if location is None or location.source != "system" or not _can_apt():
         return
-    print("+ apt-get install chromium-headless-shell  (headless runs use it: lighter per page)", flush=True)
+    print(
+        "+ apt-get install chromium-headless-shell  (with the system's package manager, as root: headless "
+        "runs use it, lighter per page)",
+        flush=True,
+    )
     try:
         if not _apt_install("chromium-headless-shell"):
             print("  not available here: headless runs use the full Chromium", flush=True)
@@ -90,6 +94,11 @@ def ensure_chromium() -> str:
     if _found() is None:
         _run([sys.executable, "-m", "playwright", "install", "chromium"], timeout=300)
     if _found() is None and _can_apt():
+        print(
+            "+ apt-get install chromium  (no Chromium found and Playwright could not download its own: "
+            "Debian's package, installed with the system's package manager as root)",
+            flush=True,
+        )
         _apt_install("chromium")
     _add_headless_shell()
     found = _found()

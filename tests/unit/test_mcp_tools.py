@@ -177,6 +177,8 @@ def test_a_missing_sdk_is_one_line_saying_what_to_install(
     for name in [n for n in sys.modules if n.startswith("browser_agent.mcp")]:
         monkeypatch.delitem(sys.modules, name)
     assert main(["mcp"]) == 2
+    from browser_agent.extras import install_hint
+
     assert capsys.readouterr().err.strip() == (
-        "browser-agent mcp: The MCP server needs the MCP SDK: pip install 'pw-browser-agent[mcp]'"
+        f"browser-agent mcp: The MCP server needs the MCP SDK: {install_hint('mcp')}"
     )

@@ -3,6 +3,7 @@ source distribution the examples; the version is the distribution's."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -96,7 +97,23 @@ def test_every_install_hint_names_our_distribution() -> None:
     assert len(hints) >= 8, hints  # the scan sees the hints that are there (README, extras, docstrings)
     wrong = [hint for hint in hints if hint[1] not in (DISTRIBUTION, ".")]
     assert not wrong, f"install hints must name {DISTRIBUTION} (or `-e '.[extra]'` from a clone): {wrong}"
-    assert install_hint("mcp") == f"pip install '{DISTRIBUTION}[mcp]'"
+
+
+def test_the_install_hint_works_where_the_package_was_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a clone, its Makefile (the clone's .venv has no pip); elsewhere this Python's own installer."""
+    import browser_agent.extras as extras
+
+    monkeypatch.chdir(ROOT)
+    assert install_hint("mcp") == "make install EXTRAS=mcp"
+    monkeypatch.chdir(ROOT / "docs")
+    assert install_hint("mcp") == f"cd {ROOT} && make install EXTRAS=mcp"
+    monkeypatch.setattr(extras, "_clone", lambda: None)
+    hint = install_hint("mcp")
+    assert hint.endswith(f" '{DISTRIBUTION}[mcp]'") and " install " in hint and sys.executable in hint, hint
+    if importlib.util.find_spec("pip") is None:
+        assert " pip install --python " in hint
+    else:
+        assert hint.startswith(f"{sys.executable} -m pip install")
 
 
 @pytest.mark.timeout(120)
