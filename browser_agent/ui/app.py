@@ -35,6 +35,12 @@ __all__ = ["UiState", "build_app"]
 
 STATIC = resources.files("browser_agent.ui").joinpath("static")
 Handler = Callable[[Request], Awaitable[Response]]
+# The UI page loads only its own files and talks only to its own server (framing is refused for every
+# response, auth.py). Sent as a header: a <meta> policy cannot say frame-ancestors.
+_PAGE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self' ws://127.0.0.1:* ws://localhost:*"
+)
 
 
 @dataclass(slots=True)
@@ -80,7 +86,8 @@ async def _json(request: Request) -> Any:
 
 async def _index(ui: UiState, request: Request) -> Response:
     page = STATIC.joinpath("index.html").read_text(encoding="utf-8")
-    return HTMLResponse(page.replace("{{token}}", html.escape(ui.token, quote=True)))
+    page = page.replace("{{token}}", html.escape(ui.token, quote=True))
+    return HTMLResponse(page, headers={"content-security-policy": _PAGE_POLICY})
 
 
 async def _status(ui: UiState, request: Request) -> Any:

@@ -28,6 +28,7 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 _HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
     (b"cache-control", b"no-store"),
 ]

@@ -219,6 +219,29 @@ async def test_requests_without_the_token_or_from_another_origin_are_refused(tmp
             assert [e["type"] for e in json.loads(await socket.recv())] == ["state"]
 
 
+async def test_the_page_loads_clean_under_its_own_policy(browser: Browser, tmp_path: Path) -> None:
+    """No console error or warning (a favicon refused, a frame rule in a <meta>), no request refused, no
+    broken-image icon before the first frame; the policy and the frame rule come as headers."""
+    async with LiveServer(runs_dir=tmp_path) as live:
+        context = await browser.new_context()  # the page's own policy in force
+        page = await context.new_page()
+        said: list[str] = []
+        page.on("console", lambda m: said.append(f"{m.type}: {m.text}") if m.type != "log" else None)
+        refused: list[str] = []
+        page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        answer = await page.goto(live.url)
+        await page.wait_for_load_state("networkidle")
+        await context.close()
+        assert answer is not None
+        headers = answer.headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], headers
+        assert "script-src 'self'" in headers["content-security-policy"], headers
+    assert said == [] and refused == [], (said, refused)
+    index = (Path(__file__).resolve().parents[2] / "browser_agent/ui/static/index.html").read_text()
+    assert 'id="frame"' in index and "hidden>" in index.split('id="frame"')[1].split("\n")[0]
+    assert "http-equiv" not in index and 'rel="icon"' in index
+
+
 async def test_a_run_from_code_streams_frames_only_while_someone_watches(
     site: PageServer, tmp_path: Path
 ) -> None:

@@ -85,6 +85,7 @@ function showFrame(event) {
   ui.lastFrameAt = Date.now() / 1000;
   $('frame').src = `data:image/jpeg;base64,${event.jpeg}`;
   $('no-frame').hidden = true;
+  $('frame').hidden = false;
   drawMarks();
 }
 
