@@ -47,7 +47,11 @@ def add_parser(subparsers: Any) -> None:
         "--tasks", default="", metavar="A,B", help="task names, e.g. click-button,enter-text"
     )
     miniwob.add_argument(
-        "--families", default="", metavar="A,B", help="named lists of tasks: easy, easy-2 (see docs/eval.md)"
+        "--families",
+        default="",
+        metavar="A,B",
+        help="named lists of tasks: development, held-out (the broad suite's halves), click, text, "
+        "widgets, reading (its kinds), easy, easy-2 (see docs/eval.md)",
     )
     miniwob.add_argument("--seeds", default="0", metavar="0,1,...", help="the seeds of each task's episodes")
     _add_run_options(miniwob)
@@ -142,11 +146,12 @@ def _fence(args: argparse.Namespace) -> tuple[str, ...] | None:
 
 def _miniwob(args: argparse.Namespace) -> int:
     from browser_agent.eval import MiniwobEpisode, StaticSite, miniwob_folder, miniwob_tasks
-    from browser_agent.eval.miniwob import family_of
+    from browser_agent.eval.miniwob import check_seeds, family_of
 
     seeds = _numbers(args.seeds, "--seeds")
     folder = miniwob_folder()
     tasks = miniwob_tasks(folder, _names(args.tasks), _names(args.families))
+    check_seeds(tasks, seeds)
     with StaticSite(folder) as site:
         episodes = [MiniwobEpisode(t, s, site.origin, family=family_of(t)) for t in tasks for s in seeds]
         return _evaluate(args, episodes)

@@ -21,6 +21,7 @@ from browser_agent.browser import BrowserSession
 from browser_agent.browser.watchdog import within
 from browser_agent.errors import UserError
 from browser_agent.eval.episode import Verdict
+from browser_agent.eval.miniwob_split import DEVELOPMENT, HELD_OUT, KINDS, REPORTING_SEEDS_FROM, kind_of
 from browser_agent.extras import install_hint
 from browser_agent.record import AgentHistory
 
@@ -28,13 +29,15 @@ __all__ = [
     "ENDING_JS",
     "FAMILIES",
     "START_JS",
+    "TUNED",
     "MiniwobEpisode",
+    "check_seeds",
     "family_of",
     "miniwob_folder",
     "miniwob_tasks",
 ]
 
-FAMILIES: dict[str, tuple[str, ...]] = {
+TUNED: dict[str, tuple[str, ...]] = {
     # the ten of issue 25's table: one page, a few seconds for a person
     "easy": (
         "click-button",
@@ -48,7 +51,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "choose-list",
         "click-tab",
     ),
-    # ten more of the same kind: with "easy", twenty families for a success rate that means something
+    # ten more of the same kind: with "easy", twenty tasks for a success rate that means something
     "easy-2": (
         "click-button-sequence",
         "click-option",
@@ -62,7 +65,16 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "login-user-popup",
     ),
 }
-"""Named lists of MiniWoB++ tasks (``--families easy,easy-2``); a task in none has the family ``miniwob``."""
+"""The twenty tasks the agent was tuned on before the broad suite was split: all in its development half."""
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "development": DEVELOPMENT,
+    "held-out": HELD_OUT,
+    **KINDS,
+    **TUNED,
+}
+"""Named lists of MiniWoB++ tasks (``--families held-out``): the broad suite's two halves, its kinds, and
+the twenty tasks tuned on before the split."""
 
 START_JS = """async (seed) => {
   core.EPISODE_MAX_TIME = 3600 * 1000;
@@ -105,7 +117,24 @@ def miniwob_folder() -> Path:
 
 
 def family_of(task: str) -> str:
-    return next((name for name, tasks in FAMILIES.items() if task in tasks), "miniwob")
+    """The family results are summed by: the task's kind in the broad suite, else ``miniwob``."""
+    return kind_of(task) or "miniwob"
+
+
+def check_seeds(tasks: list[str], seeds: list[int]) -> None:
+    """The split's rule: a held-out task runs only with reporting seeds (``REPORTING_SEEDS_FROM`` up).
+
+    Raises:
+        UserError: a held-out task with a development seed.
+    """
+    held = [t for t in tasks if t in HELD_OUT]
+    early = [s for s in seeds if s < REPORTING_SEEDS_FROM]
+    if held and early:
+        raise UserError(
+            f"{len(held)} held-out task(s) ({', '.join(held[:3])}{', ...' if len(held) > 3 else ''}) with "
+            f"seed(s) {', '.join(map(str, early))}: held-out tasks run only to report, with seeds from "
+            f"{REPORTING_SEEDS_FROM} up (docs/eval.md). Choose changes on --families development."
+        )
 
 
 def miniwob_tasks(folder: Path, tasks: list[str], families: list[str]) -> list[str]:

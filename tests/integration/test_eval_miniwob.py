@@ -15,6 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from browser_agent.cli import main, main_async
 from browser_agent.eval import EvalOptions, MiniwobEpisode, StaticSite, miniwob_folder, run_episodes
+from browser_agent.eval.miniwob import family_of
 from browser_agent.testing import ScriptedChatModel
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.miniwob_policy import click_wrong_button, solve
@@ -83,7 +84,8 @@ async def test_eval_miniwob_writes_records_and_report_and_resumes(
         ]
         for record in records:
             assert record["success"] is True and record["reward"] == 1.0 and record["failure"] == "none"
-            assert record["family"] == "easy" and record["model"] == "openai:local"
+            assert record["family"] == {"click-button": "click"}.get(record["task"], "text"), record
+            assert record["model"] == "openai:local"
             assert record["steps"] == 1 and record["model_calls"] == 1, record
             assert record["input_tokens"] > 200 and record["output_tokens"] > 0, "the server's usage"
             assert record["seconds"] > 0 and Path(record["history"]).is_file()
@@ -93,7 +95,8 @@ async def test_eval_miniwob_writes_records_and_report_and_resumes(
         page = report.read_text()
         assert "<b>6 of 6</b> episodes succeeded" in page and "<svg" in page and "<script" not in page
         for task in ("click-button", "enter-text", "focus-text"):
-            assert f"<td>{task}</td><td>easy</td><td class=n>2/2</td>" in page
+            kind = family_of(task)
+            assert f"<td>{task}</td><td>{kind}</td><td class=n>2/2</td>" in page
         err = capsys.readouterr().err
         assert "total: 6/6 (100%" in err and "success click-button seed" in err
 
@@ -126,7 +129,8 @@ def test_unknown_tasks_and_families_are_one_clear_line(
     assert main(["eval", "miniwob", "--tasks", "click-buton", *common]) == 2
     assert "Unknown MiniWoB++ task 'click-buton'; did you mean click-button" in capsys.readouterr().err
     assert main(["eval", "miniwob", "--families", "hard", *common]) == 2
-    assert "Unknown MiniWoB++ family 'hard'; the families are easy, easy-2" in capsys.readouterr().err
+    families = "development, held-out, click, text, widgets, reading, easy, easy-2"
+    assert f"Unknown MiniWoB++ family 'hard'; the families are {families}" in capsys.readouterr().err
     assert main(["eval", "miniwob", "--tasks", "click-button", "--seeds", "a", *common]) == 2
     assert "--seeds 'a': give whole numbers" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
