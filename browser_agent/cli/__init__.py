@@ -15,6 +15,7 @@ from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run, ui
 from browser_agent.cli import eval as eval_command
 from browser_agent.cli.options import HelpFormatter
 from browser_agent.errors import BrowserAgentError, ProviderUnreachableError
+from browser_agent.user_files import UserFileError
 
 __all__ = ["build_parser", "main", "main_async"]
 
@@ -65,8 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
     except BrowserAgentError as exc:  # ours, with a message that says what to do: no traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        # "cannot reach URL: connection refused — ..." says it all; the same line as when a run meets it
-        kind = "" if isinstance(exc, ProviderUnreachableError) else f"{type(exc).__name__}: "
+        # "cannot reach URL: connection refused — ..." says it all; the same line as when a run meets it;
+        # "suite FILE, line 3, is not JSON: ..." names the file, which is all a user needs to find it
+        plain = isinstance(exc, (ProviderUnreachableError, UserFileError))
+        kind = "" if plain else f"{type(exc).__name__}: "
         print(f"browser-agent {args.command}: {kind}{first}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

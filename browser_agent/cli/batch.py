@@ -27,6 +27,7 @@ from browser_agent.cli.options import (
 from browser_agent.cli.secret_files import load_secrets
 from browser_agent.defaults import DEFAULT_MAX_STEPS
 from browser_agent.errors import UserError
+from browser_agent.user_files import read_json_lines
 
 if TYPE_CHECKING:
     from browser_agent.batch import TaskOutcome, TaskSpec
@@ -83,11 +84,7 @@ def finished_ids(out: Path) -> set[str]:
     if not out.exists():
         return set()
     ids = set()
-    for line in out.read_text().splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
+    for _, record in read_json_lines(out, what="results file", skip_cut=True):
         if isinstance(record, dict) and isinstance(record.get("id"), str):
             ids.add(record["id"])
     return ids

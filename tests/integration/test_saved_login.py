@@ -60,13 +60,13 @@ async def test_a_saved_login_is_owner_only_and_starts_a_fresh_context_logged_in(
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        (None, "cannot be read"),
-        ("{'cookies': 'tok-123456'}", "is not JSON (line 1)"),
+        (None, "cannot read it"),
+        ("{'cookies': 'tok-123456'}", "is not JSON: Expecting property name"),
         ('["tok-123456"]', "no object with 'cookies' and 'origins'"),
         ('{"cookie": "tok-123456"}', "neither 'cookies' nor 'origins'"),
         (
             '{"cookies": [{"name": "session", "value": "tok-123456"}]}',
-            "cookies[0] needs a 'domain' or a 'url'",
+            "cookies[0]: needs a 'url', or a 'domain' and a 'path'",
         ),
         ('{"origins": [{"origin": "x", "localStorage": [{"name": 1}]}]}', "origins[0].localStorage"),
     ],

@@ -79,6 +79,8 @@ def test_no_private_or_module_leaks() -> None:
         "defaults",
         "ui",
         "workflow",
+        "artifacts",
+        "user_files",
     }
     assert public - submodules == set(EXPECTED)
 
