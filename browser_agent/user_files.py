@@ -51,8 +51,9 @@ class UserFileError(UserError):
     """A file given by the user cannot be used; the message is one line naming the file and the fault."""
 
 
-def read_text(path: str | Path, *, what: str, max_bytes: int = MAX_BYTES) -> str:
-    """The text of ``path``, refused when it is missing, larger than ``max_bytes`` or not UTF-8.
+def read_text(path: str | Path, *, what: str, max_bytes: int | None = None) -> str:
+    """The text of ``path``, refused when it is missing, larger than ``max_bytes`` (``MAX_BYTES`` by
+    default) or not UTF-8.
 
     ``what`` names the file's role in the message (``"history"``, ``"--secrets file"``, ...).
 
@@ -60,6 +61,8 @@ def read_text(path: str | Path, *, what: str, max_bytes: int = MAX_BYTES) -> str
         UserFileError: the file cannot be read, is too large, or is not UTF-8 text.
     """
     source = Path(path)
+    if max_bytes is None:
+        max_bytes = MAX_BYTES  # looked up now, so that a test can lower it for a whole command
     try:
         with source.open("rb") as handle:
             data = handle.read(max_bytes + 1)
@@ -77,7 +80,9 @@ def read_text(path: str | Path, *, what: str, max_bytes: int = MAX_BYTES) -> str
         ) from None
 
 
-def read_json(path: str | Path, *, what: str, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def read_json(
+    path: str | Path, *, what: str, max_bytes: int | None = None, max_depth: int = MAX_DEPTH
+) -> Any:
     """The JSON value in ``path``, read within the size, encoding and nesting limits.
 
     Raises:
@@ -91,7 +96,7 @@ def read_json_lines(
     path: str | Path,
     *,
     what: str,
-    max_bytes: int = MAX_BYTES,
+    max_bytes: int | None = None,
     max_depth: int = MAX_DEPTH,
     skip_cut: bool = False,
 ) -> Iterator[tuple[int, Any]]:
@@ -126,7 +131,7 @@ def read_model(
     *,
     what: str,
     check: Callable[[Any, str], None] | None = None,
-    max_bytes: int = MAX_BYTES,
+    max_bytes: int | None = None,
 ) -> M:
     """A file of ours (a history, a workflow) read within the limits and validated as ``model``.
 

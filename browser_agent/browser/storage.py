@@ -21,7 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from browser_agent.errors import UserError
-from browser_agent.user_files import MAX_BYTES, UserFileError, read_json, validation_message
+from browser_agent.user_files import UserFileError, read_json, validation_message
 
 __all__ = ["read_storage_state", "write_storage_state"]
 
@@ -90,7 +90,7 @@ class _StorageState(BaseModel):
     origins: list[_Origin] = Field(default_factory=list)
 
 
-def read_storage_state(path: Path, *, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
+def read_storage_state(path: Path, *, max_bytes: int | None = None) -> dict[str, Any]:
     """The saved login at ``path``, checked to be one (cookies and origins' local storage) as Playwright
     would check it, so that what it refuses is said here, naming the place in the file.
 
