@@ -16,11 +16,12 @@ import json
 import re
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from browser_agent.errors import UserError
+
+if TYPE_CHECKING:  # pydantic is imported when a model is validated: `browser-agent --help` stays light
+    from pydantic import BaseModel, ValidationError
 
 __all__ = [
     "MAX_BYTES",
@@ -41,7 +42,7 @@ MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64
 """The deepest nesting of a JSON value accepted: our own files nest 8 deep at most."""
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
 # A JSON string, then any bracket: strings are skipped whole, so a bracket inside one does not count.
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
@@ -172,6 +173,8 @@ def validated(model: type[M], data: Any, *, named: str) -> M:
     Raises:
         UserFileError: ``data`` does not have the model's shape (its values are never shown).
     """
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:
