@@ -44,8 +44,8 @@ MAX_DEPTH = 64
 
 M = TypeVar("M", bound="BaseModel")
 
-# A JSON string, then any bracket: strings are skipped whole, so a bracket inside one does not count.
-_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
 class UserFileError(UserError):
@@ -248,14 +248,19 @@ def _size(count: int) -> str:
 
 
 def _nesting(text: str) -> int:
-    """The deepest bracket nesting of ``text``, outside JSON strings (an upper bound for bad JSON)."""
+    """The deepest bracket nesting of ``text``, outside JSON strings (what ``json`` would recurse into).
+
+    In C where it can be: escapes dropped, so that every quote left opens or closes a string, then the
+    text between quotes (the strings) and every character but brackets. A history of 20 MB, mostly
+    screenshots, takes 0.1 s (a regular expression matching each string took 1.5 s).
+    """
+    outside = "".join(_ESCAPE.sub("", text).split('"')[::2])
     depth = deepest = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
-        token = match.group()
-        if token == "[" or token == "{":
+    for bracket in _NOT_BRACKET.sub("", outside):
+        if bracket == "[" or bracket == "{":
             depth += 1
             deepest = max(deepest, depth)
-        elif token == "]" or token == "}":
+        else:
             depth -= 1
     return deepest
 

@@ -192,3 +192,24 @@ def _fault(function: Callable[..., object], *args: object, **kwargs: object) -> 
         function(*args, **kwargs)
     assert "\n" not in str(caught.value)
     return caught.value
+
+
+@pytest.mark.parametrize(
+    ("value", "depth"),
+    [
+        ({"a": "\\", "b": [[["x"]]]}, 4),  # an escaped backslash ends just before the closing quote
+        (['\\"[[[', {"k[": "]]]}}"}], 2),
+        ({"line\n": ["tab\t", ['\u2028 "{" \\\\']]}, 3),
+        ("[[[[", 0),
+        ([[], {}, [[{}]]], 4),
+    ],
+)
+def test_depth_is_counted_outside_strings_whatever_they_hold(
+    tmp_path: Path, value: object, depth: int
+) -> None:
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(value, ensure_ascii=False))
+    assert read_json(path, what="history", max_depth=depth) == value
+    if depth:
+        with pytest.raises(UserFileError, match=f"nests {depth} levels deep; at most {depth - 1}"):
+            read_json(path, what="history", max_depth=depth - 1)
