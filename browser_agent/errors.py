@@ -4,6 +4,8 @@ Every error the library raises is a ``BrowserAgentError``. Each branch says who 
 
     BrowserAgentError
     ├── UserError            the developer using the library: misuse found at registration or config
+    │   └── UserFileError    the user: a file handed over cannot be used (``user_files``; one line
+    │                        naming the file, printed by the CLI as it is)
     ├── BrowserError         the environment: no Chromium, launch failed, page crashed, closed tab
     ├── ActionError          the model: an action could not be carried out; its message is written
     │   │                    for the model and goes back to it as an ActionResult error

@@ -7,7 +7,6 @@ another machine carries no secret the user did not put in it.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from browser_agent.errors import UserError
+from browser_agent.user_files import UserFileError, read_json_lines, validation_message
 
 __all__ = ["TaskSpec", "as_specs", "read_specs"]
 
@@ -102,23 +102,24 @@ def read_specs(path: Path) -> list[TaskSpec]:
     Raises:
         UserError: the file cannot be read, or a line is not a valid task (its number is given).
     """
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as exc:
-        raise UserError(f"Cannot read the task file {path}: {exc}") from exc
     specs: list[TaskSpec] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for number, data in read_json_lines(path, what="task file"):
         try:
-            data = json.loads(line)
             spec = TaskSpec(task=data) if isinstance(data, str) else TaskSpec.model_validate(data)
-        except (ValueError, ValidationError) as exc:
-            raise UserError(
-                f"{path}, line {number}: not a task ({exc}). Each line is a JSON string or an object such "
-                'as {"id": "t1", "task": "...", "start_url": "https://...", "max_steps": 10}.'
-            ) from exc
+        except ValidationError as exc:
+            raise UserFileError(
+                f"task file {path}, line {number}: not a task ({validation_message(exc)}). Each line is "
+                'a JSON string or an object such as {"id": "t1", "task": "...", "start_url": "https://..."}.'
+            ) from None
         specs.append(spec if spec.id else spec.model_copy(update={"id": f"line-{number}"}))
     if not specs:
-        raise UserError(f"{path} holds no task; write one JSON task per line.")
-    return as_specs(specs)
+        raise UserFileError(f"task file {path} holds no task; write one JSON task per line.")
+    return _named(path, specs)
+
+
+def _named(path: Path, specs: list[TaskSpec]) -> list[TaskSpec]:
+    """``as_specs`` of a file's tasks, its refusal (two tasks sharing an id) naming the file."""
+    try:
+        return as_specs(specs)
+    except UserError as exc:
+        raise UserFileError(f"task file {path}: {exc}") from None

@@ -19,7 +19,7 @@ from browser_agent.browser.launch import (
     launch_persistent,
     proxy_reachable,
 )
-from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.playwright_errors import PlaywrightError, map_storage_state_errors
 from browser_agent.browser.watchdog import within
 
 __all__ = ["Opened"]
@@ -50,7 +50,8 @@ class Opened:
                 "machine cannot be reached: only the tabs' own requests are fenced.",
                 cfg.cdp_url or cfg.ws_endpoint,
             )
-        self.context = await self._new_context(cfg, options, fence is not None, shared)
+        with map_storage_state_errors(cfg.storage_state):
+            self.context = await self._new_context(cfg, options, fence is not None, shared)
         return self.context
 
     async def _new_context(

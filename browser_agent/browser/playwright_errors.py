@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Error as PlaywrightError
@@ -17,6 +18,7 @@ from browser_agent.errors import (
     NavigationError,
     TabClosedError,
 )
+from browser_agent.user_files import UserFileError
 
 __all__ = [
     "PlaywrightError",
@@ -24,6 +26,7 @@ __all__ = [
     "TargetClosedError",
     "map_action_errors",
     "map_navigation_errors",
+    "map_storage_state_errors",
 ]
 
 # Playwright has no exception class for these; its messages are the only signal it gives.
@@ -118,3 +121,30 @@ def map_action_errors(what: str) -> Iterator[None]:
                 f"{what} failed: the element is no longer on the page; look at the new state."
             ) from exc
         raise ActionError(f"{what} failed: {message}") from exc
+
+
+# How Playwright says it refused a storage state: its validator names the field ("storageState.cookies[0]
+# .sameSite: expected ..."), the browser's refusal comes after a header line.
+_STORAGE_FIELD = "storageState."
+_STORAGE_HEADER = "Error setting storage state:"
+
+
+@contextmanager
+def map_storage_state_errors(path: Path | None) -> Iterator[None]:
+    """Translate the browser's refusal of the saved login at ``path`` (a context being made with it).
+
+    ``read_storage_state`` checks what Playwright checks; this catches what it does not know of yet.
+    Only Playwright's words about the field are kept: never the call log, where values could appear.
+    """
+    try:
+        yield
+    except PlaywrightError as exc:
+        text = str(exc)
+        if path is None or (_STORAGE_FIELD not in text and _STORAGE_HEADER not in text):
+            raise
+        lines = text.split(_STORAGE_HEADER, 1)[-1].strip().splitlines() or [""]
+        said = lines[0].strip().removeprefix(_STORAGE_FIELD)[:200]
+        raise UserFileError(
+            f"saved login {path}: the browser refused it ({said}); save it again with "
+            "`browser-agent run --save-login FILE`."
+        ) from exc

@@ -16,75 +16,113 @@ import secrets
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from browser_agent.errors import UserError
+from browser_agent.user_files import UserFileError, read_json, validation_message
 
 __all__ = ["read_storage_state", "write_storage_state"]
 
 logger = logging.getLogger("browser_agent")
 
 _PRIVATE = 0o600
-_COOKIE_TEXTS = ("name", "value")
-_SAVE_HINT = "save one with `browser-agent run --save-login FILE` or `await session.save_storage_state(FILE)`"
+_LAST_EXPIRY = 253402300799  # 9999-12-31T23:59:59Z, the latest expiry Playwright accepts
+_SAVE_WITH = "with `browser-agent run --save-login FILE` or `await session.save_storage_state(FILE)`"
 
 
-def read_storage_state(path: Path) -> dict[str, Any]:
-    """The saved login at ``path``, checked to be one (cookies and origins' local storage).
+class _Cookie(BaseModel):
+    """A cookie as Playwright sets it, checked here so that a bad one is said before a browser sees it."""
+
+    model_config = ConfigDict(strict=True, extra="allow")  # Playwright ignores fields it does not know
+
+    name: str
+    value: str
+    url: str | None = None
+    domain: str | None = None
+    path: str | None = None
+    expires: float | None = Field(default=None, allow_inf_nan=False)
+    httpOnly: bool | None = None
+    secure: bool | None = None
+    sameSite: Literal["Strict", "Lax", "None"] | None = None
+
+    @model_validator(mode="after")
+    def _placed(self) -> _Cookie:
+        """Playwright's own rules: a url, or a domain and a path; an expiry it accepts."""
+        if self.url is None and not (self.domain and self.path):
+            raise ValueError("needs a 'url', or a 'domain' and a 'path'")
+        if self.url is not None and (self.domain is not None or self.path is not None):
+            raise ValueError("has a 'url' and a 'domain' or 'path': give one or the other")
+        if self.url is not None and not self.url.startswith(("http://", "https://")):
+            raise ValueError("'url' must start with http:// or https://")
+        if self.expires is not None and self.expires != -1 and not 0 <= self.expires <= _LAST_EXPIRY:
+            raise ValueError("'expires' must be -1 (a session cookie) or seconds since 1970")
+        return self
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    name: str
+    value: str
+
+
+class _Origin(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    origin: str
+    localStorage: list[_Entry] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _web(self) -> _Origin:
+        if not self.origin.startswith(("http://", "https://")):
+            raise ValueError("'origin' must start with http:// or https://")
+        return self
+
+
+class _StorageState(BaseModel):
+    """Playwright's storage state: what ``BrowserContext.storage_state`` returns and ``new_context`` takes."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    cookies: list[_Cookie] = Field(default_factory=list)
+    origins: list[_Origin] = Field(default_factory=list)
+
+
+def read_storage_state(path: Path, *, max_bytes: int | None = None) -> dict[str, Any]:
+    """The saved login at ``path``, checked to be one (cookies and origins' local storage) as Playwright
+    would check it, so that what it refuses is said here, naming the place in the file.
 
     A file other users can read still loads, with a warning: it holds credentials.
 
     Raises:
-        UserError: the file is missing, unreadable, not JSON, or not a saved login; the message says
-            where in the file, never what it holds.
+        UserFileError: the file is missing, unreadable, too large, not JSON, or not a saved login; the
+            message says where in the file, never what it holds.
     """
+    source = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-        mode = path.stat().st_mode
-    except OSError as exc:
-        raise UserError(
-            f"The saved login {path} cannot be read ({exc.strerror or exc}); {_SAVE_HINT}."
-        ) from exc
-    except UnicodeDecodeError:
-        raise UserError(f"The saved login {path} is not text; {_SAVE_HINT}.") from None
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        line = getattr(exc, "lineno", "?")  # not chained: a JSONDecodeError carries the whole text
-        raise UserError(f"The saved login {path} is not JSON (line {line}); {_SAVE_HINT}.") from None
-    problem = _problem(data)
-    if problem is not None:
-        raise UserError(f"{path} is not a saved login: {problem}; {_SAVE_HINT}.")
-    if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        logger.warning("The saved login %s can be read by other users of this machine; chmod 600 it.", path)
-    return {"cookies": list(data.get("cookies", [])), "origins": list(data.get("origins", []))}
-
-
-def _problem(data: Any) -> str | None:
-    """What makes ``data`` something other than a storage state, or None when it is one."""
+        data = read_json(source, what="saved login", max_bytes=max_bytes)
+    except UserFileError as exc:
+        raise UserFileError(f"{exc} Save one {_SAVE_WITH}.") from None
+    named = f"saved login {source}"
     if not isinstance(data, dict):
-        return "it holds no object with 'cookies' and 'origins'"
+        raise UserFileError(f"{named} holds no object with 'cookies' and 'origins'; save one {_SAVE_WITH}.")
     if "cookies" not in data and "origins" not in data:
-        return "it has neither 'cookies' nor 'origins'"
-    cookies, origins = data.get("cookies", []), data.get("origins", [])
-    if not isinstance(cookies, list) or not isinstance(origins, list):
-        return "'cookies' and 'origins' must be lists"
-    for number, cookie in enumerate(cookies):
-        if not isinstance(cookie, dict) or not all(isinstance(cookie.get(k), str) for k in _COOKIE_TEXTS):
-            return f"cookies[{number}] needs a text 'name' and 'value'"
-        if not isinstance(cookie.get("domain"), str) and not isinstance(cookie.get("url"), str):
-            return f"cookies[{number}] needs a 'domain' or a 'url'"
-    for number, origin in enumerate(origins):
-        if not isinstance(origin, dict) or not isinstance(origin.get("origin"), str):
-            return f"origins[{number}] needs a text 'origin'"
-        items = origin.get("localStorage", [])
-        if not isinstance(items, list) or not all(_name_value(item) for item in items):
-            return f"origins[{number}].localStorage must be a list of {{'name', 'value'}} texts"
-    return None
-
-
-def _name_value(item: Any) -> bool:
-    return isinstance(item, dict) and isinstance(item.get("name"), str) and isinstance(item.get("value"), str)
+        raise UserFileError(f"{named} has neither 'cookies' nor 'origins'; save one {_SAVE_WITH}.")
+    try:
+        state = _StorageState.model_validate(data)
+    except ValidationError as exc:
+        raise UserFileError(
+            f"{named} is not a saved login: {validation_message(exc)}; save one {_SAVE_WITH}."
+        ) from None
+    with contextlib.suppress(OSError):
+        if source.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+            logger.warning(
+                "The saved login %s can be read by other users of this machine; chmod 600 it.", source
+            )
+    # None stands for "not given": Playwright wants such a field left out
+    return state.model_dump(exclude_none=True)
 
 
 def write_storage_state(path: Path, state: Mapping[str, Any]) -> Path:

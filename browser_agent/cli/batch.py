@@ -27,6 +27,7 @@ from browser_agent.cli.options import (
 from browser_agent.cli.secret_files import load_secrets
 from browser_agent.defaults import DEFAULT_MAX_STEPS
 from browser_agent.errors import UserError
+from browser_agent.user_files import UserFileError, read_json_lines
 
 if TYPE_CHECKING:
     from browser_agent.batch import TaskOutcome, TaskSpec
@@ -79,17 +80,21 @@ def add_parser(subparsers: Any) -> None:
 
 
 def finished_ids(out: Path) -> set[str]:
-    """The ids of the tasks already in a results file (unreadable lines, e.g. cut by a kill, are skipped)."""
+    """The ids of the tasks already in a results file (a line cut short by a kill is skipped).
+
+    Raises:
+        UserFileError: the file cannot be read, or holds lines that are not results of a batch.
+    """
     if not out.exists():
         return set()
     ids = set()
-    for line in out.read_text().splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get("id"), str):
-            ids.add(record["id"])
+    for number, record in read_json_lines(out, what="results file", skip_cut=True):
+        if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+            raise UserFileError(
+                f"results file {out}, line {number}: not a task's result (no 'id'); give the --out file "
+                "of an earlier batch to resume it, or a new one."
+            )
+        ids.add(record["id"])
     return ids
 
 

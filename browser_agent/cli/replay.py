@@ -15,6 +15,7 @@ from browser_agent.cli.options import (
     add_secret_options,
     allowed_domains,
     browser_config,
+    check_login,
     command,
     model_options,
 )
@@ -83,6 +84,7 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
 
     controller = Controller()
     history = AgentHistory.load(args.history, controller)
+    check_login(args)
     models = model_options(args)
     options = ReplayOptions(
         retries=args.retries,

@@ -4,13 +4,13 @@ message."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from browser_agent.errors import UserError
 from browser_agent.sensitive import Secrets
+from browser_agent.user_files import UserFileError, read_json
 
 __all__ = ["load_secrets"]
 
@@ -36,18 +36,16 @@ def load_secrets(file: Path | None, pairs: Sequence[str] = ()) -> dict[str, str 
 
 
 def _secrets_file(file: Path) -> dict[str, str | dict[str, str]]:
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserError(f"--secrets {file}: cannot read it ({exc.strerror or exc}).") from exc
-    except ValueError as exc:
-        line = getattr(exc, "lineno", "?")
-        raise UserError(f'--secrets {file} is not JSON (line {line}); write {{"name": "value"}}.') from None
+    data = read_json(file, what="--secrets file")
     if not isinstance(data, dict) or not all(_secret_entry(v) for v in data.values()):
-        raise UserError(
-            f'--secrets {file} must hold one object: {{"name": "value", ...}} or '
+        raise UserFileError(
+            f'--secrets file {file} must hold one object: {{"name": "value", ...}} or '
             '{"https://*.site.example": {"name": "value"}}.'
         )
+    try:
+        Secrets(data)
+    except UserError as exc:  # a secret too short to redact, a bad name: said with the file's name
+        raise UserFileError(f"--secrets file {file}: {exc}") from None
     return data
 
 

@@ -15,14 +15,13 @@ A failure is named by how the episode ended, the first that applies:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from browser_agent.errors import UserError
 from browser_agent.record import AgentHistory, AgentStep
+from browser_agent.user_files import UserFileError, read_json_lines, validation_message
 
 __all__ = [
     "FAILURE_KINDS",
@@ -131,27 +130,15 @@ def read_records(path: Path, *, missing_ok: bool = False) -> list[EpisodeRecord]
     """
     if missing_ok and not path.exists():
         return []
+    lines = read_json_lines(path, what="results file", skip_cut=True)
+    return [_record(path, number, data) for number, data in lines]
+
+
+def _record(path: Path, number: int, data: Any) -> EpisodeRecord:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise UserError(f"Cannot read the results file {path}: {exc.strerror or exc}.") from exc
-    return list(_parse(path, enumerate(lines, start=1)))
-
-
-def _parse(path: Path, lines: Iterable[tuple[int, str]]) -> Iterable[EpisodeRecord]:
-    for number, line in lines:
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue  # the last line of a run killed while writing it
-        try:
-            yield EpisodeRecord.model_validate(data)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "the line"
-            raise UserError(
-                f"{path}, line {number}: not an episode record ({where}: {first['msg']}). Give a file "
-                "written by `browser-agent eval`."
-            ) from None
+        return EpisodeRecord.model_validate(data)
+    except ValidationError as exc:
+        raise UserFileError(
+            f"results file {path}, line {number}: not an episode record ({validation_message(exc)}). "
+            "Give a file written by `browser-agent eval`."
+        ) from None

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, c
 from browser_agent.batch import TaskSpec
 from browser_agent.batch.spec import as_specs
 from browser_agent.errors import UserError
+from browser_agent.user_files import UserFileError, parse_json, read_text, validation_message
 
 __all__ = ["CHECK_KINDS", "SITE", "Check", "CheckKind", "SuiteTask", "read_suite"]
 
@@ -118,35 +119,34 @@ def read_suite(path: Path, *, site: str | None = None) -> list[SuiteTask]:
         UserError: the file cannot be read, holds no task, a line is not a valid task (its number and
             what is wrong are said), two tasks share an id, or ``{site}`` is used without a site.
     """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise UserError(f"Cannot read the suite {path}: {exc.strerror or exc}.") from exc
+    lines = read_text(path, what="suite").splitlines()
     tasks: list[SuiteTask] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith("//"):
             continue
         if SITE in line and site is None:
-            raise UserError(f"{path}, line {number} uses {SITE}: serve the site's folder with --site DIR.")
+            raise UserFileError(
+                f"suite {path}, line {number} uses {SITE}: serve the site's folder with --site DIR."
+            )
         task = _parse_line(path, number, line.replace(SITE, site or SITE))
         tasks.append(task if task.id else task.model_copy(update={"id": f"line-{number}"}))
     if not tasks:
-        raise UserError(f"{path} holds no task; write one JSON object a line with a task and its checks.")
-    return [cast(SuiteTask, spec).with_answer_model() for spec in as_specs(tasks)]
+        raise UserFileError(
+            f"suite {path} holds no task; write one JSON object a line with a task and its checks."
+        )
+    try:
+        specs = as_specs(tasks)
+    except UserError as exc:  # two tasks sharing an id
+        raise UserFileError(f"suite {path}: {exc}") from None
+    return [cast(SuiteTask, spec).with_answer_model() for spec in specs]
 
 
 def _parse_line(path: Path, number: int, line: str) -> SuiteTask:
-    try:
-        data = json.loads(line)
-    except ValueError as exc:
-        raise UserError(f"{path}, line {number}: not JSON ({exc}).") from None
+    data = parse_json(line, f"suite {path}, line {number},")
     try:
         return SuiteTask.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-"))
-        message = str(first["msg"]).removeprefix("Value error, ")
-        raise UserError(
-            f"{path}, line {number}: {where or 'the task'}: {message}. A line looks like "
+        raise UserFileError(
+            f"suite {path}, line {number}: {validation_message(exc, whole='the task')}. A line looks like "
             '{"id": "t1", "task": "...", "start_url": "https://...", "checks": [{"text": "Thanks"}]}.'
         ) from None

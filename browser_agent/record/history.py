@@ -6,7 +6,6 @@ placeholders, because the agent redacts each step before it is recorded.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
@@ -17,6 +16,7 @@ from browser_agent.controller.models import ActionResult
 from browser_agent.errors import UserError
 from browser_agent.llm.usage import TokenUsage
 from browser_agent.record.step import ActionCall, AgentBrain, AgentStep
+from browser_agent.user_files import UserFileError, check_version, read_model, validation_message
 
 if TYPE_CHECKING:
     from browser_agent.controller import Controller
@@ -124,7 +124,7 @@ class AgentHistory(BaseModel):
             return target.model_validate_json(final)
         except ValidationError as exc:
             raise UserError(
-                f"The final answer is not a {target.__name__}: {_first_error(exc)}. Was the run made "
+                f"The final answer is not a {target.__name__}: {validation_message(exc)}. Was the run made "
                 "with another output_model?"
             ) from exc
 
@@ -192,46 +192,33 @@ class AgentHistory(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path, controller: Controller | None = None) -> AgentHistory:
-        """Read a saved history; with ``controller``, check every action is one it knows.
+        """Read a saved history (within ``user_files``' limits); with ``controller``, check every action
+        is one it knows.
 
         Raises:
-            UserError: the file is not a history, or names an action the controller lacks.
+            UserError: the file cannot be read, is not a history of a version this one reads, or names
+                an action the controller lacks; one line naming the file.
         """
         source = Path(path)
-        try:
-            data = json.loads(source.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"{source} could not be read: {exc}") from exc
-        except (ValueError, RecursionError) as exc:
-            raise UserError(f"{source} is not JSON ({_first_line(exc)}); pass a saved history file.") from exc
-        history = cls._from_data(data, source)
+        history = read_model(source, cls, what="history", check=_check_format)
         if controller is not None:
             for step in history.steps:
                 _check_actions(step, controller, source)
         return history
 
-    @classmethod
-    def _from_data(cls, data: Any, source: Path) -> AgentHistory:
-        """Check the file is a history this version can read, then validate it."""
-        if not isinstance(data, dict) or "steps" not in data or "version" not in data:
-            raise UserError(
-                f"{source} is not a browser_agent history (no 'version' and 'steps'); pass a file saved "
-                "by AgentHistory.save or `browser-agent run --save`."
-            )
-        version = data["version"]
-        if version not in _READABLE_VERSIONS:
-            newer = isinstance(version, int) and version > FORMAT_VERSION
-            hint = "upgrade browser_agent to read it" if newer else "it is not a history of ours"
-            raise UserError(
-                f"{source} has history format version {version!r}; this browser_agent reads "
-                f"{', '.join(map(str, _READABLE_VERSIONS))}: {hint}."
-            )
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise UserError(f"{source} is not a valid history: {_first_line(exc)}") from exc
-        except RecursionError as exc:
-            raise UserError(f"{source} is nested too deeply to be a history.") from exc
+
+def _check_format(data: Any, named: str) -> None:
+    """``data`` is a history this version reads (it names its version and has steps).
+
+    Raises:
+        UserFileError: another file, or a version this one does not read (say whether newer).
+    """
+    if not isinstance(data, dict) or "steps" not in data or "version" not in data:
+        raise UserFileError(
+            f"{named} is not a browser_agent history (no 'version' and 'steps'); pass a file saved "
+            "by AgentHistory.save or `browser-agent run --save`."
+        )
+    check_version(data["version"], _READABLE_VERSIONS, named=f"{named} has history format version")
 
 
 def _check_actions(step: AgentStep, controller: Controller, source: Path) -> None:
@@ -251,7 +238,7 @@ def _check_actions(step: AgentStep, controller: Controller, source: Path) -> Non
             if renamed is None:
                 raise UserError(
                     f"Step {step.step} of {source} has an action this controller cannot run: "
-                    f"{_first_error(exc)}. Register that action on the controller you replay with."
+                    f"{validation_message(exc)}. Register that action on the controller you replay with."
                 ) from exc
             actions[position] = renamed
 
@@ -267,17 +254,3 @@ def _renamed(call: ActionCall, controller: Controller) -> ActionCall | None:
     except ValidationError:
         return None
     return renamed
-
-
-def _first_error(exc: ValidationError) -> str:
-    errors = exc.errors(include_url=False)
-    if not errors:
-        return _first_line(exc)
-    first = errors[0]
-    where = ".".join(str(p) for p in first["loc"]) or "(whole action)"
-    return f"{where}: {first['msg']}"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0][:300] if text else type(exc).__name__

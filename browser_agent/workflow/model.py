@@ -26,15 +26,15 @@ and are listed in ``secrets``; their values are given when the workflow runs, ne
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from browser_agent.errors import UserError
 from browser_agent.record.step import RecordedFingerprint
+from browser_agent.user_files import UserFileError, check_version, read_model, validated
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "InputSource", "Workflow", "WorkflowInput", "WorkflowStep"]
 
@@ -158,21 +158,12 @@ class Workflow(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path) -> Workflow:
-        """Read and check a workflow file.
+        """Read and check a workflow file (within ``user_files``' limits).
 
         Raises:
             UserError: one line naming the file and its first problem.
         """
-        source = Path(path)
-        try:
-            data = json.loads(source.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"{source} could not be read: {exc}") from exc
-        except (ValueError, RecursionError) as exc:
-            raise UserError(
-                f"{source} is not JSON ({_first_line(exc)}); pass a *.workflow.json file."
-            ) from exc
-        return cls.from_data(data, source)
+        return read_model(path, cls, what="workflow", check=_check_format)
 
     @classmethod
     def from_data(cls, data: Any, source: Path | str = "the workflow") -> Workflow:
@@ -182,24 +173,25 @@ class Workflow(BaseModel):
             UserError: it is a history (make a workflow of it first), another format or version, or
                 invalid; the message names the first problem.
         """
-        if _is_history(data):
-            raise UserError(
-                f"{source} is a run history, not a workflow; make one of it first: "
-                f"`browser-agent workflow make {source} -o NAME.workflow.json`."
-            )
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise UserError(f'{source} is not a workflow (no "format": "{FORMAT}").')
-        if data.get("version") != FORMAT_VERSION:
-            raise UserError(
-                f"{source} has workflow version {data.get('version')!r}; this browser_agent reads "
-                f"version {FORMAT_VERSION}."
-            )
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise UserError(f"{source} is not a valid workflow: {_first_error(exc)}") from exc
-        except RecursionError as exc:
-            raise UserError(f"{source} is nested too deeply to be a workflow.") from exc
+        _check_format(data, str(source))
+        return validated(cls, data, named=f"{source} is not a valid workflow:")
+
+
+def _check_format(data: Any, named: str) -> None:
+    """``data`` is a workflow of a version this one reads, not a history or another file.
+
+    Raises:
+        UserFileError: naming the mix-up and what to do.
+    """
+    if _is_history(data):
+        path = named.removeprefix("workflow ")
+        raise UserFileError(
+            f"{named} is a run history, not a workflow; make one of it first: "
+            f"`browser-agent workflow make {path} -o NAME.workflow.json`."
+        )
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise UserFileError(f'{named} is not a workflow (no "format": "{FORMAT}").')
+    check_version(data.get("version"), (FORMAT_VERSION,), named=f"{named} has workflow version")
 
 
 def _is_history(data: Any) -> bool:
@@ -207,18 +199,3 @@ def _is_history(data: Any) -> bool:
     if not isinstance(data, dict) or "format" in data or not isinstance(data.get("steps"), list):
         return False
     return any(isinstance(step, dict) and "model_output" in step for step in data["steps"])
-
-
-def _first_error(exc: ValidationError) -> str:
-    errors = exc.errors(include_url=False)
-    if not errors:
-        return _first_line(exc)
-    first = errors[0]
-    where = ".".join(str(part) for part in first["loc"]) or "(whole file)"
-    message = str(first["msg"]).removeprefix("Value error, ")
-    return f"{where}: {message}"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0][:300] if text else type(exc).__name__

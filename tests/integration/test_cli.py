@@ -75,7 +75,7 @@ def test_version_and_python_m() -> None:
         (["run", "t", "--model", "ollama:m", "--secret", "pw=NO_SUCH_VAR_12"], "NO_SUCH_VAR_12"),
         (["run", "t", "--model", "ollama:m", "--output-schema", "tests.support.answers:Nope"], "Nope"),
         (["run", "t", "--model", "ollama:m", "--max-steps", "0"], "--max-steps"),
-        (["replay", "/no/such/run.json"], "could not be read"),
+        (["replay", "/no/such/run.json"], "history /no/such/run.json: cannot read it"),
         (["replay", "x.json", "--sub", "no-equals-sign"], "OLD=NEW"),
     ],
 )

@@ -208,13 +208,13 @@ async def test_eval_suite_command_serves_the_site_and_reports(
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("{not json", "line 2: not JSON"),
+        ("{not json", "line 2, is not JSON: Expecting property name enclosed in double quotes (column 2)"),
         ('{"task": "x"}', "line 2: checks: Field required"),
         ('{"task": "x", "checks": []}', "line 2: checks: Tuple should have at least 1 item"),
-        ('{"task": "x", "checks": [{"txt": "a"}]}', 'line 2: checks.0: a check is one of {"url"'),
+        ('{"task": "x", "checks": [{"txt": "a"}]}', 'line 2: checks[0]: a check is one of {"url"'),
         (
             '{"task": "x", "checks": [{"url_matches": "("}]}',
-            "line 2: checks.0: url_matches '(' is not a regular",
+            "line 2: checks[0]: url_matches '(' is not a regular",
         ),
         (
             '{"task": "x", "checks": [{"output": {"a": 1}}]}',
@@ -235,5 +235,5 @@ def test_a_bad_suite_file_is_one_clear_error(
     args = ["eval", "suite", str(suite), "--model", "openai:m", "--out", str(tmp_path / "out.jsonl")]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"browser-agent eval: {suite}, {message}"), err
+    assert err.startswith(f"browser-agent eval: suite {suite}, {message}"), err
     assert err.count("\n") == 1, "one line"

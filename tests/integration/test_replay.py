@@ -151,19 +151,19 @@ async def test_cli_replay_runs_a_saved_history(server, tmp_path: Path) -> None:
     ("content", "says"),
     [
         ("{not json", "is not JSON"),
-        ("\xff\xfe garbage", "could not be read"),
+        ("\xff\xfe garbage", "is not UTF-8 text (byte 0)"),
         ('{"version": 99, "task": "x", "steps": []}', "upgrade browser_agent"),
-        ('{"version": "x", "steps": []}', "not a history of ours"),
+        ('{"version": "x", "steps": []}', "not a file of ours"),
         ('{"name": "other-tool", "items": [1, 2]}', "is not a browser_agent history"),
         ('{"version": 2, "steps": [{"no": "step"}]}', "is not a valid history"),
-        ("[" * 50_000 + "]" * 50_000, "is not JSON"),
+        ("[" * 50_000 + "]" * 50_000, "nests 50000 levels deep"),
         (
             '{"version": 2, "steps": [{"step": 1, "model_output": '
             + '{"a":' * 3000
             + "1"
             + "}" * 3000
             + "}]}",
-            "history",
+            "nests 3003 levels deep",
         ),
     ],
 )
@@ -174,7 +174,7 @@ def test_cli_reports_a_bad_history_file_in_one_line_with_exit_2(
     bad.write_bytes(content.encode("latin-1") if content.startswith("\xff") else content.encode())
     assert cli_main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("browser-agent replay: UserError:") and says in err
+    assert err.startswith(f"browser-agent replay: history {bad}") and says in err
     assert err.count("\n") == 1 and "Traceback" not in err
 
 

@@ -60,13 +60,13 @@ async def test_a_saved_login_is_owner_only_and_starts_a_fresh_context_logged_in(
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        (None, "cannot be read"),
-        ("{'cookies': 'tok-123456'}", "is not JSON (line 1)"),
+        (None, "cannot read it"),
+        ("{'cookies': 'tok-123456'}", "is not JSON: Expecting property name"),
         ('["tok-123456"]', "no object with 'cookies' and 'origins'"),
         ('{"cookie": "tok-123456"}', "neither 'cookies' nor 'origins'"),
         (
             '{"cookies": [{"name": "session", "value": "tok-123456"}]}',
-            "cookies[0] needs a 'domain' or a 'url'",
+            "cookies[0]: needs a 'url', or a 'domain' and a 'path'",
         ),
         ('{"origins": [{"origin": "x", "localStorage": [{"name": 1}]}]}', "origins[0].localStorage"),
     ],
@@ -83,6 +83,28 @@ async def test_a_bad_saved_login_is_one_user_error_naming_the_problem_not_the_co
     message = str(caught.value)
     assert problem in message and str(path) in message and "--save-login" in message, message
     assert "tok-123456" not in message
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"cookies": [{"name": "a;b", "value": "tok-123456\n", "domain": "127.0.0.1", "path": "/"}]},
+        {"cookies": [{"name": "a", "value": "tok-123456", "url": "http://127.0.0.1/", "partitionKey": 5}]},
+    ],
+)
+async def test_a_login_the_browser_refuses_is_one_line_naming_the_file_not_a_playwright_error(
+    browser: Browser, tmp_path: Path, fault: dict[str, object]
+) -> None:
+    """What the file's checks let through (a cookie name Chromium refuses, a field they do not know)
+    is translated where the context is made."""
+    path = tmp_path / "login.json"
+    path.write_text(json.dumps(fault))
+    with pytest.raises(UserError) as caught:
+        async with BrowserSession(BrowserConfig(storage_state=path), browser=browser):
+            pass
+    message = str(caught.value)
+    assert message.startswith(f"saved login {path}: the browser refused it (") and "--save-login" in message
+    assert "\n" not in message and "tok-123456" not in message, message
 
 
 def test_a_saved_login_and_a_profile_directory_do_not_mix(tmp_path: Path) -> None:

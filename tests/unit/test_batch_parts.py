@@ -44,7 +44,7 @@ def test_a_task_file_reads_strings_and_objects_and_names_tasks_by_line(tmp_path:
     ("content", "message"),
     [
         ('{"task": "ok"}\n{"tsk": "typo"}\n', "line 2: not a task"),
-        ("not json\n", "line 1: not a task"),
+        ("not json\n", "line 1, is not JSON"),
         ('{"id": "a", "task": "x"}\n{"id": "a", "task": "y"}\n', "share the id 'a'"),
         ("\n\n", "holds no task"),
     ],

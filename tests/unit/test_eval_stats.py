@@ -104,7 +104,7 @@ def test_eval_compare_command_prints_the_table(tmp_path: Path, capsys: pytest.Ca
     line = next(x for x in out.splitlines() if x.startswith("focus-text"))
     assert line.split()[1:4] == ["8/10", "7/10", "-10"] and not line.endswith("*")
     assert main(["eval", "compare", str(a), str(tmp_path / "missing.jsonl")]) == 2
-    assert "Cannot read the results file" in capsys.readouterr().err
+    assert "missing.jsonl: cannot read it" in capsys.readouterr().err
 
 
 def _history(folder: Path, name: str, *clicks: int) -> str:
@@ -178,5 +178,5 @@ def test_read_records_skips_a_cut_line_and_refuses_a_foreign_file(tmp_path: Path
     path.write_text(_records({"t": 1}, 1)[0].line() + "\n" + '{"task": "t", "seed"')
     assert [r.task for r in read_records(path)] == ["t"]
     path.write_text(json.dumps({"id": "x", "result": "from a batch"}) + "\n")
-    with pytest.raises(UserError, match=r"line 1: not an episode record \(task: Field required\)"):
+    with pytest.raises(UserError, match=r"line 1: not an episode record \(task: Field required"):
         read_records(path)

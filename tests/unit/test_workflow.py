@@ -187,7 +187,7 @@ BASE = {"format": "browser-agent-workflow", "version": 1}
         ('{"version": 2, "steps": [{"step": 1, "model_output": null}]}', "is a run history, not a workflow"),
         ('{"name": "other"}', 'is not a workflow (no "format": "browser-agent-workflow")'),
         (json.dumps(BASE | {"version": 7}), "has workflow version 7; this browser_agent reads version 1"),
-        (json.dumps(BASE | {"steps": [{"params": {}}]}), "steps.0.action: Field required"),
+        (json.dumps(BASE | {"steps": [{"params": {}}]}), "steps[0].action: Field required"),
         (
             json.dumps(
                 BASE | {"steps": [{"action": "go_to_url", "params": {"url": "x"}, "inputs": {"url": "site"}}]}
@@ -200,7 +200,7 @@ BASE = {"format": "browser-agent-workflow", "version": 1}
         ),
         (
             json.dumps(BASE | {"inputs": [{"name": "Bad Name", "default": "a", "source": "typed"}]}),
-            "inputs.0.name: String should match pattern",
+            "inputs[0].name: String should match pattern",
         ),
         (
             json.dumps(BASE | {"steps": [{"action": "click_element", "params": {}, "target_input": "x"}]}),
