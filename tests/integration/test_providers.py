@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from browser_agent import Agent, AgentSettings, BrowserSession, UserError
@@ -59,5 +61,7 @@ def test_missing_provider_package_says_what_to_install(monkeypatch: pytest.Monke
         raise ImportError(name)
 
     monkeypatch.setattr(models.importlib, "import_module", fail)
-    with pytest.raises(UserError, match=r"pip install 'pw-browser-agent\[anthropic\]'"):
+    from browser_agent.extras import install_hint
+
+    with pytest.raises(UserError, match=re.escape(install_hint("anthropic"))):
         chat_model("anthropic:claude-sonnet-4-5")

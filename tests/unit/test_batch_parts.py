@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -18,6 +19,7 @@ from browser_agent.batch.spec import as_specs
 from browser_agent.batch.task_run import history_file
 from browser_agent.browser.launch import server_launch_headers
 from browser_agent.cli.batch import finished_ids
+from browser_agent.extras import install_hint
 from browser_agent.testing import ScriptedChatModel
 
 
@@ -178,7 +180,7 @@ def test_a_playwright_server_gets_the_launch_options_it_honours() -> None:
 def test_the_ray_executor_without_ray_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
     setup = BatchSetup((BrowserConfig(),), ScriptedChatModel(replies=[]), BatchOptions(), 2)
-    with pytest.raises(UserError, match=r"pip install 'pw-browser-agent\[ray\]'"):
+    with pytest.raises(UserError, match=re.escape(f"RayExecutor needs ray: {install_hint('ray')}")):
         asyncio.run(RayExecutor().start(setup))
     with pytest.raises(UserError, match="at least one actor"):
         RayExecutor(actors=0)
