@@ -1,10 +1,13 @@
 """The one gate for everything the project writes: files, JSON Lines, UI messages, log records.
 
 Every secret the process has been given is redacted from whatever passes here, whoever wrote it: a run's
-``sensitive_data``, a command's ``--secrets``, a UI server's secrets, what a person typed while taking
-over a run. They are remembered process-wide (``remember``) by the code that receives them, so that a new
-writer cannot forget a run's secrets: it has none of its own to pass. A test scans the package for file
-writes outside this module.
+``sensitive_data``, a command's ``--secrets``, a UI server's secrets, a batch's or an evaluation's tasks,
+an MCP server's, a replay's or a workflow's. They are remembered process-wide (``remember``) by the code
+that receives them, so that a new writer cannot forget a run's secrets: it has none of its own to pass.
+A test scans the package for file writes outside this module (``tests/unit/test_writers.py``). Streams
+a person reads (the console, a command's standard output and error) go through ``redacting_stream``;
+messages sent elsewhere (the UI's events and answers, MCP results) through ``redacted`` or
+``redacted_obj`` where they leave the process.
 
 Files are written atomically: a temporary file beside the target, then a rename, so that a reader (or a
 run killed with ``kill -9`` half-way through a save) finds the previous complete file or the new one,
@@ -19,11 +22,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
@@ -31,6 +35,8 @@ __all__ = [
     "append_line",
     "redacted",
     "redacted_obj",
+    "redacted_stdio",
+    "redacting_stream",
     "remember",
     "write_bytes",
     "write_text",
@@ -84,13 +90,58 @@ def write_bytes(path: str | Path, data: bytes) -> Path:
 
 def append_line(path: str | Path, line: str) -> None:
     """Append ``line`` (one JSON Lines record, say), redacted, and a newline; flushed at once so that a
-    reader sees whole lines only."""
+    reader sees whole lines only. A last line cut short (a run killed while writing) is ended first."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     text = redacted(line).replace("\n", " ") + "\n"
-    with target.open("a", encoding="utf-8") as handle:
-        handle.write(text)
+    with target.open("a+b") as handle:
+        if handle.seek(0, os.SEEK_END) > 0:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                text = "\n" + text
+        handle.write(text.encode("utf-8"))
         handle.flush()
+
+
+class _RedactingStream:
+    """A text stream that redacts what is written to it, then hands it on; the rest is ``inner``'s."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        self.inner.write(redacted(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, flush, buffer (binary: MCP's)
+        return getattr(self.inner, name)
+
+
+def redacting_stream(stream: TextIO) -> TextIO:
+    """``stream`` with everything written to it redacted (a stream already so is returned as it is)."""
+    if isinstance(stream, _RedactingStream):
+        return stream
+    return cast(TextIO, _RedactingStream(stream))
+
+
+@contextlib.contextmanager
+def redacted_stdio() -> Iterator[None]:
+    """Redact standard output and error while the block runs (a command: its prints, its consoles, its
+    log handlers), then put back the streams found, unless someone else replaced them meanwhile."""
+    found = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = redacting_stream(found[0]), redacting_stream(found[1])
+    mine = sys.stdout, sys.stderr
+    try:
+        yield
+    finally:
+        if sys.stdout is mine[0]:
+            sys.stdout = found[0]
+        if sys.stderr is mine[1]:
+            sys.stderr = found[1]
 
 
 def _replace(target: Path, data: bytes) -> Path:

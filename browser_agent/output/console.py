@@ -1,4 +1,5 @@
-"""A rich console that suits where the output goes: the terminal's width, or no wrapping when piped."""
+"""A rich console that suits where the output goes: the terminal's width, or no wrapping when piped; what
+it prints passes the gate (``artifacts.redacting_stream``): page and model text may hold a secret."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import sys
 from typing import TextIO
 
 from rich.console import Console
+
+from browser_agent import artifacts
 
 __all__ = ["make_console"]
 
@@ -15,7 +18,7 @@ _PIPED_WIDTH = 400
 
 def make_console(file: TextIO | None = None, *, stderr: bool = False) -> Console:
     """A console writing to ``file`` (stdout, or stderr with ``stderr``) that never wraps lines."""
-    target = file or (sys.stderr if stderr else sys.stdout)
+    target = artifacts.redacting_stream(file or (sys.stderr if stderr else sys.stdout))
     interactive = hasattr(target, "isatty") and target.isatty()
     if interactive:
         return Console(file=target, soft_wrap=True)

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from browser_agent import artifacts
 from browser_agent.agent.hooks import PHASE_WORDS, AgentHooks, StepPhase
 from browser_agent.output.console import make_console
 from browser_agent.output.spinner import StepSpinner
@@ -45,7 +46,7 @@ class ConsoleReporter:
     def __init__(self, console: Console | None = None, *, mode: Mode = "text", file: TextIO | None = None):
         self.console = console or make_console(file)
         self.mode = mode
-        self._file = file
+        self._file = artifacts.redacting_stream(file) if file is not None else None
         self._spinner = StepSpinner(self.console)
         self._running: str | None = None  # the title of the step under way ("Step 3/20")
 
