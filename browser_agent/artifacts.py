@@ -22,12 +22,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import IO, Any, TextIO, cast
 
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
@@ -42,6 +43,8 @@ __all__ = [
     "write_text",
 ]
 
+# A JPEG, PNG or GIF in base64, by its first bytes; the pictures the project writes are far longer.
+_PICTURE = re.compile(r"(?:/9j/|iVBORw0KGgo|R0lGOD)[A-Za-z0-9+/]{256,}={0,2}")
 _lock = threading.Lock()
 _known: list[Secrets] = []
 _log_factory_installed = False
@@ -64,16 +67,31 @@ def remember(secrets: Secrets | SensitiveData | None) -> Secrets:
 
 
 def redacted(text: str) -> str:
-    """``text`` with every remembered secret, in any encoding, replaced by its placeholder."""
-    for secrets in _snapshot():
-        text = secrets.redact(text)
-    return text
+    """``text`` with every remembered secret, in any encoding, replaced by its placeholder.
+
+    Pictures in base64 (a screenshot in a history, a report's ``data:`` image) are left as they are: what
+    they show of secrets was masked when they were taken, and the letters of a short secret turn up in a
+    megabyte of base64 by chance: replacing them would corrupt the picture.
+    """
+    known = _snapshot()
+    if not known:
+        return text
+    pieces, start = [], 0
+    for picture in _PICTURE.finditer(text):
+        pieces += [_redact_with(known, text[start : picture.start()]), picture.group()]
+        start = picture.end()
+    pieces.append(_redact_with(known, text[start:]))
+    return "".join(pieces)
 
 
 def redacted_obj(obj: Any) -> Any:
     """``redacted`` applied to every string (keys too) inside nested dicts, lists and tuples."""
-    for secrets in _snapshot():
-        obj = secrets.redact_obj(obj)
+    if isinstance(obj, str):
+        return redacted(obj)
+    if isinstance(obj, dict):
+        return {redacted_obj(key): redacted_obj(value) for key, value in obj.items()}
+    if isinstance(obj, list | tuple):
+        return type(obj)(redacted_obj(value) for value in obj)
     return obj
 
 
@@ -106,7 +124,7 @@ def append_line(path: str | Path, line: str) -> None:
 class _RedactingStream:
     """A text stream that redacts what is written to it, then hands it on; the rest is ``inner``'s."""
 
-    def __init__(self, inner: TextIO) -> None:
+    def __init__(self, inner: IO[str]) -> None:
         self.inner = inner
 
     def write(self, text: str) -> int:
@@ -118,14 +136,15 @@ class _RedactingStream:
             self.write(line)
 
     def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, flush, buffer (binary: MCP's)
+        if name == "rich_proxied_file":  # rich would write to the stream behind a proxy, around this one
+            raise AttributeError(name)
         return getattr(self.inner, name)
 
 
-def redacting_stream(stream: TextIO) -> TextIO:
+def redacting_stream(stream: IO[str]) -> TextIO:
     """``stream`` with everything written to it redacted (a stream already so is returned as it is)."""
-    if isinstance(stream, _RedactingStream):
-        return stream
-    return cast(TextIO, _RedactingStream(stream))
+    gated = stream if isinstance(stream, _RedactingStream) else _RedactingStream(stream)
+    return cast(TextIO, gated)
 
 
 @contextlib.contextmanager
@@ -156,6 +175,12 @@ def _replace(target: Path, data: bytes) -> Path:
             os.unlink(temporary)
         raise
     return target
+
+
+def _redact_with(known: tuple[Secrets, ...], text: str) -> str:
+    for secrets in known:
+        text = secrets.redact(text)
+    return text
 
 
 def _snapshot() -> tuple[Secrets, ...]:

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from browser_agent import artifacts
 
-__all__ = ["make_console"]
+__all__ = ["gated", "make_console"]
 
 # Piped output (a log file, CI) is not wrapped at rich's default 80 columns: lines stay whole.
 _PIPED_WIDTH = 400
@@ -23,3 +23,10 @@ def make_console(file: TextIO | None = None, *, stderr: bool = False) -> Console
     if interactive:
         return Console(file=target, soft_wrap=True)
     return Console(file=target, soft_wrap=True, width=_PIPED_WIDTH, no_color=True, highlight=False)
+
+
+def gated(console: Console) -> Console:
+    """``console``, what it prints passing the gate from now on (a console of the caller's: the reporters
+    print page and model text)."""
+    console.file = artifacts.redacting_stream(console.file)
+    return console
