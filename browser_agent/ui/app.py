@@ -94,7 +94,7 @@ def _response(result: Any, status: int = 200) -> Response:
     if isinstance(result, _Html):
         return HTMLResponse(artifacts.redacted(result.text))
     if isinstance(result, _Download):
-        text = artifacts.redacted(result.path.read_text(encoding="utf-8"))
+        text = artifacts.redacted(result.path.read_text(encoding="utf-8", errors="replace"))
         disposition = f'attachment; filename="{result.path.name}"'  # a checked name: no quote in it
         return Response(text, media_type="application/json", headers={"content-disposition": disposition})
     return JSONResponse(artifacts.redacted_obj(result), status_code=status)
