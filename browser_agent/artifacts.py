@@ -112,13 +112,20 @@ def append_line(path: str | Path, line: str) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     text = redacted(line).replace("\n", " ") + "\n"
-    with target.open("a+b") as handle:
-        if handle.seek(0, os.SEEK_END) > 0:
-            handle.seek(-1, os.SEEK_END)
-            if handle.read(1) != b"\n":
-                text = "\n" + text
+    if target.is_file() and _ends_torn(target):  # not a pipe (/dev/stdout), which cannot be read back
+        text = "\n" + text
+    with target.open("ab") as handle:
         handle.write(text.encode("utf-8"))
         handle.flush()
+
+
+def _ends_torn(path: Path) -> bool:
+    """Whether the file's last line lacks its newline."""
+    with path.open("rb") as handle:
+        if handle.seek(0, os.SEEK_END) == 0:
+            return False
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) != b"\n"
 
 
 class _RedactingStream:
