@@ -1,5 +1,6 @@
 """Everything the package writes goes through the one gate (``browser_agent/artifacts.py``): a scan of its
-source for file writes, stream writes and prints anywhere else fails naming the file and the line.
+source for file writes, stream writes, prints, HTTP answers and WebSocket messages anywhere else fails
+naming the file and the line.
 
 A new writer has two ways: call ``artifacts`` (``write_text``, ``write_bytes``, ``append_line``,
 ``redacting_stream``, ``redacted``), or, when what it writes can hold no page or model text, an entry in
@@ -29,6 +30,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("cli/export.py", ".write_text"): "h-export routes the exported script through artifacts.write_text",
     ("cli/export.py", ".write"): "the exported script on standard output, which main() redacts",
     ("output/console.py", "rich Console"): "make_console's consoles write to artifacts.redacting_stream",
+    ("ui/app.py", "HTTP response"): "_response: the one place the UI's answers leave, redacted",
+    ("ui/app.py", "WebSocket send"): "_outgoing: the one place the UI's events leave, redacted",
     ("browser/install.py", "print"): "the installer's own progress: commands and paths, no page text",
     ("mcp/server.py", "print"): "the address served, once bound",
     ("output/reporter.py", "print"): "JSON lines to a stream made with artifacts.redacting_stream",
@@ -84,6 +87,8 @@ def _kind(node: ast.Call) -> str | None:
     if opened is not None:
         return opened
     if isinstance(func, ast.Name):
+        if func.id.endswith("Response"):  # starlette's: an HTTP answer of the UI (or another server)
+            return "HTTP response"
         return {"print": "print", "Console": "rich Console", "NamedTemporaryFile": "temporary file"}.get(
             func.id
         )
@@ -92,6 +97,8 @@ def _kind(node: ast.Call) -> str | None:
     owner, name = _owner(func), func.attr
     if owner == "artifacts":
         return None
+    if name in {"send_text", "send_json", "send_bytes"}:
+        return "WebSocket send"
     if name in _STREAM_WRITES:
         return f".{name}" if owner != "os" else "os.write"
     if name in {"dump", "mkstemp", "NamedTemporaryFile", "Console"}:
@@ -167,6 +174,8 @@ tempfile.mkstemp()
 open("a", mode)
 fd = os.open("a", os.O_WRONLY | os.O_CREAT)
 os.fdopen(fd, "wb")
+JSONResponse({"page": page_text})
+await ws.send_text(page_text)
 """
 
 READS = """\
@@ -200,6 +209,8 @@ def test_the_scan_sees_each_planted_write_with_its_line() -> None:
         (16, "open for writing"),
         (17, "os.open for writing"),
         (18, "open for writing"),
+        (19, "HTTP response"),
+        (20, "WebSocket send"),
     ]
 
 
