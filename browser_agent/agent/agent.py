@@ -20,6 +20,7 @@ from pathlib import Path
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
+from browser_agent import artifacts
 from browser_agent.agent.conversation import Conversation
 from browser_agent.agent.hooks import AgentHooks
 from browser_agent.agent.planner import make_plan
@@ -34,7 +35,7 @@ from browser_agent.llm import TokenUsage
 from browser_agent.playback import ReplayOptions, ReplayReport, replay
 from browser_agent.playback.runner import Listener
 from browser_agent.record import AgentHistory, AgentStep
-from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
+from browser_agent.sensitive import Secrets, SensitiveData
 
 __all__ = ["Agent"]
 
@@ -75,7 +76,7 @@ class Agent:
         self.controller = controller or Controller()
         if output_model is not None:
             self.controller = self.controller.with_output_model(output_model)
-        self.secrets = as_secrets(sensitive_data)
+        self.secrets = artifacts.remember(sensitive_data)  # redacted from all the process writes
         self.hooks = hooks or AgentHooks()
         self.history = AgentHistory(task=self.secrets.redact(task), output_model=output_model)
         self.session: BrowserSession | None = browser if isinstance(browser, BrowserSession) else None

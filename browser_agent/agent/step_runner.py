@@ -17,6 +17,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
+from browser_agent import artifacts
 from browser_agent.agent.conversation import Conversation
 from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
@@ -329,12 +330,11 @@ class StepRunner:
         folder = self.deps.settings.save_conversation_path
         if folder is None:
             return
-        Path(folder).mkdir(parents=True, exist_ok=True)
         lines = []
         for message in messages:
             pictures = "" if isinstance(message.content, str) else "\n(with a screenshot)"
             lines.append(f"--- {message.type} ---\n{message_text(message)}{pictures}")
-        Path(folder, f"step_{number:03d}.txt").write_text(self.deps.secrets.redact("\n".join(lines)))
+        artifacts.write_text(Path(folder, f"step_{number:03d}.txt"), "\n".join(lines))
 
 
 def _outcome_line(step: AgentStep) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from browser_agent import artifacts
 from browser_agent.agent import Agent, AgentSettings
 from browser_agent.batch.fleet import Endpoint, Fleet
 from browser_agent.batch.options import BatchOptions
@@ -78,7 +79,8 @@ class _Run:
     async def run_on(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint
         spec, kit = self.spec, self.kit
-        self.secrets = Secrets(spec.secrets())  # a secret too short to redact is a UserError here
+        # a secret too short to redact is a UserError here
+        self.secrets = artifacts.remember(Secrets(spec.secrets()))
         settings = kit.settings_for(spec)
         config = endpoint.config
         if settings.allowed_domains is not None:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from browser_agent import artifacts
 from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run, ui, workflow
 from browser_agent.cli import eval as eval_command
 from browser_agent.cli.options import HelpFormatter
@@ -65,6 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    with artifacts.redacted_stdio():  # whatever a command prints passes the gate: page and model text too
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int:
     try:
         code: int = args.func(args)
     except BrowserAgentError as exc:  # ours, with a message that says what to do: no traceback

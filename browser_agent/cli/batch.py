@@ -10,8 +10,9 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
+from browser_agent import artifacts
 from browser_agent.cli.options import (
     add_browser_options,
     add_fence_options,
@@ -147,15 +148,6 @@ class _Counted:
         await self._inner.close()
 
 
-def _open_results(out: Path) -> TextIO:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    cut = out.exists() and out.stat().st_size > 0 and not out.read_bytes().endswith(b"\n")
-    stream = out.open("a")
-    if cut:  # the last line was cut short (a killed run): start a fresh line
-        stream.write("\n")
-    return stream
-
-
 async def _run(
     args: argparse.Namespace,
     specs: list[TaskSpec],
@@ -175,28 +167,25 @@ async def _run(
         settings=settings, max_steps=args.max_steps, history_dir=histories, task_timeout_s=args.task_timeout
     )
     setup = BatchSetup(tuple(browser_configs(args)), llm, options, args.concurrency)
-    with _open_results(args.out) as results:
 
-        def record(outcome: TaskOutcome) -> None:
-            results.write(json.dumps(outcome.summary()) + "\n")
-            results.flush()
-            progress.task_ended(outcome)
+    def record(outcome: TaskOutcome) -> None:
+        artifacts.append_line(args.out, json.dumps(outcome.summary()))
+        progress.task_ended(outcome)
 
-        return await run_batch(specs, setup, _Counted(executor, progress), record)
+    return await run_batch(specs, setup, _Counted(executor, progress), record)
 
 
 def _main(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from browser_agent.batch import read_specs
     from browser_agent.interrupts import run_interruptible
     from browser_agent.output.batch_progress import BatchProgress
+    from browser_agent.output.console import make_console
 
     specs = _with_secrets(read_specs(args.tasks), args)
     check_login(args)
     done = finished_ids(args.out)
     todo = [spec for spec in specs if spec.task_id not in done]
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     if not todo:
         console.print(f"All {len(specs)} tasks are already in {args.out}; nothing to run.")
         return 0

@@ -171,14 +171,13 @@ def _suite(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace, episodes: Sequence[Episode]) -> int:
-    from rich.console import Console
-
     from browser_agent.eval import pending, read_records, run_episodes
     from browser_agent.interrupts import run_interruptible
+    from browser_agent.output.console import make_console
     from browser_agent.output.eval_progress import EvalProgress
 
     todo = pending(episodes, args.out)
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     if todo:
         options = _options(args)
         llm = model_options(args).load()  # a dead server, a missing package or key: said before any episode

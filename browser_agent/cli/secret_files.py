@@ -8,6 +8,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from browser_agent import artifacts
 from browser_agent.errors import UserError
 from browser_agent.sensitive import Secrets
 from browser_agent.user_files import UserFileError, read_json
@@ -31,7 +32,8 @@ def load_secrets(file: Path | None, pairs: Sequence[str] = ()) -> dict[str, str 
         if value is None:
             raise UserError(f"--secret {name}={variable}: the environment variable {variable} is not set.")
         data[name] = value
-    Secrets(data)  # refuses what the run would refuse, before a browser starts
+    # refuses what the run would refuse, before a browser starts; then redacted from all the command writes
+    artifacts.remember(Secrets(data))
     return data
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.async_api import Page
 
+from browser_agent import artifacts
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.watchdog import within
 from browser_agent.eval.suite import Check
@@ -29,10 +30,14 @@ class CheckResult:
     found: str = ""
 
     def describe(self) -> str:
-        """``text "Thanks": passed`` or ``url "...": failed (found ...)``."""
+        """``text "Thanks": passed`` or ``url "...": failed (found ...)``.
+
+        What was found (the final address, say) may hold a secret the agent typed: it is redacted before
+        it is cut, or the cut could keep the start of a secret that no longer matches.
+        """
         if self.passed:
             return f"{self.check.describe()}: passed"
-        return f"{self.check.describe()}: failed (found {self.found[:120]})"
+        return f"{self.check.describe()}: failed (found {artifacts.redacted(self.found)[:120]})"
 
 
 async def run_checks(checks: tuple[Check, ...], page: Page, history: AgentHistory) -> list[CheckResult]:

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from browser_agent import artifacts
 from browser_agent.eval.record import FAILURE_KINDS, EpisodeRecord
 from browser_agent.eval.summary import Group, by_family, by_task, total
 
@@ -29,9 +30,7 @@ _PALETTE = ("#3b6fb6", "#d9822b", "#4c9a52", "#b34a8b", "#7a6bb8", "#8c6d3f", "#
 
 def write_report(records: Sequence[EpisodeRecord], path: Path, *, title: str = "Evaluation") -> Path:
     """Write the report of ``records`` to ``path`` (folders made as needed); return ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_report(records, title=title), encoding="utf-8")
-    return path
+    return artifacts.write_text(path, render_report(records, title=title))
 
 
 def render_report(records: Sequence[EpisodeRecord], *, title: str = "Evaluation") -> str:

@@ -18,10 +18,10 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
 
 from langchain_core.language_models import BaseChatModel
 
+from browser_agent import artifacts
 from browser_agent.agent import Agent, AgentHooks, AgentSettings
 from browser_agent.batch.fleet import Endpoint, Fleet
 from browser_agent.batch.options import BrowserSource
@@ -101,7 +101,7 @@ async def run_episodes(
         raise UserError(f"concurrency={options.concurrency}: run at least one episode at a time.")
     slots = asyncio.Semaphore(options.concurrency)
     records: dict[int, EpisodeRecord] = {}
-    with _scratch(options) as save_dir, _open_results(out) as results:
+    with _scratch(options) as save_dir:
         kit = _Kit(llm, options, save_dir)
 
         async def run_one(index: int, episode: Episode, fleet: Fleet) -> None:
@@ -110,8 +110,7 @@ async def run_episodes(
                     on_start(episode)
                 record = await _run_episode(episode, fleet, kit)
             records[index] = record
-            results.write(record.line() + "\n")
-            results.flush()
+            artifacts.append_line(out, record.line())
             if on_record is not None:
                 on_record(record)
 
@@ -138,15 +137,6 @@ def _scratch(options: EvalOptions) -> Iterator[Path]:
         yield Path(folder)
 
 
-def _open_results(out: Path) -> TextIO:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    cut = out.exists() and out.stat().st_size > 0 and not out.read_bytes().endswith(b"\n")
-    stream = out.open("a", encoding="utf-8")
-    if cut:  # the last line was cut short (a killed run): start a fresh line
-        stream.write("\n")
-    return stream
-
-
 @dataclass
 class _Outcome:
     """What became of one episode while it ran."""
@@ -162,7 +152,8 @@ async def _run_episode(episode: Episode, fleet: Fleet, kit: _Kit) -> EpisodeReco
     outcome = _Outcome()
     secrets = Secrets()
     try:
-        secrets = Secrets(episode.secrets)  # a secret too short to redact, a variable not set: UserError
+        # a secret too short to redact, a variable not set: UserError
+        secrets = artifacts.remember(Secrets(episode.secrets))
         async with fleet.slot() as endpoint:
             await _drive(episode, endpoint, kit, outcome)
     except asyncio.CancelledError:

@@ -26,6 +26,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from playwright.async_api import Browser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from browser_agent import artifacts
 from browser_agent.controller import Controller
 from browser_agent.errors import BrowserAgentError, UserError
 from browser_agent.mcp.config import McpServerConfig
@@ -62,7 +63,8 @@ def _as_tool(spec: ToolSpec) -> types.Tool:
 
 
 def _as_result(outcome: ToolOutcome) -> types.CallToolResult:
-    content: list[types.ContentBlock] = [types.TextContent(text=outcome.text)]
+    """The one place a tool's answer leaves: its text passes the gate (the picture was masked when taken)."""
+    content: list[types.ContentBlock] = [types.TextContent(text=artifacts.redacted(outcome.text))]
     if outcome.image_b64 is not None:
         content.append(types.ImageContent(data=outcome.image_b64, mime_type="image/jpeg"))
     return types.CallToolResult(content=content, is_error=outcome.is_error)

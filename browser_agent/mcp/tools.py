@@ -18,12 +18,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from browser_agent import artifacts
 from browser_agent.controller import ActionResult, Controller, RegisteredAction
 from browser_agent.errors import BrowserAgentError, UserError
 from browser_agent.mcp.config import McpServerConfig
 from browser_agent.mcp.page_view import capture_view
 from browser_agent.mcp.sessions import ClientBrowser
-from browser_agent.sensitive import as_secrets
 
 __all__ = ["PAGE_STATE", "BrowserTools", "ToolOutcome", "ToolSpec"]
 
@@ -107,7 +107,8 @@ class BrowserTools:
             raise UserError(f"An action is named {PAGE_STATE!r}, the name of the page view tool; rename it.")
         self.controller = controller
         self.config = config
-        self.secrets = as_secrets(config.secrets)  # validated once: a bad secret is a UserError here
+        # validated once (a bad secret is a UserError here), and redacted from all the process writes
+        self.secrets = artifacts.remember(config.secrets)
         self._actions = {
             a.name: a for a in controller.registry.actions(every=True) if a.name not in NOT_OFFERED
         }

@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from browser_agent.batch import TaskOutcome
+from browser_agent.output.console import gated
 
 __all__ = ["BatchProgress"]
 
@@ -19,6 +20,7 @@ class BatchProgress:
     """Counts tasks as they start and end, and shows it. Use as ``with BatchProgress(total, console)``."""
 
     def __init__(self, total: int, console: Console, *, skipped: int = 0) -> None:
+        console = gated(console)  # page and model text may show in what it prints
         self.total, self.skipped = total, skipped
         self.started = self.done = self.failed = 0
         self._console = console

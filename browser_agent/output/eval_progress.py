@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from browser_agent.eval import Episode, EpisodeRecord
+from browser_agent.output.console import gated
 
 __all__ = ["EvalProgress"]
 
@@ -19,6 +20,7 @@ class EvalProgress:
     """Counts episodes as they start and end, and shows it. Use as ``with EvalProgress(total, console)``."""
 
     def __init__(self, total: int, console: Console, *, skipped: int = 0) -> None:
+        console = gated(console)  # page and model text may show in what it prints
         self.total, self.skipped = total, skipped
         self.started = self.succeeded = self.failed = 0
         self._start = time.perf_counter()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from browser_agent import artifacts
 from browser_agent.output.gif import render_gif
 from browser_agent.output.html import render_html
 from browser_agent.record import AgentHistory
@@ -13,10 +14,7 @@ __all__ = ["save_gif", "save_report"]
 
 def save_report(history: AgentHistory, path: str | Path) -> Path:
     """Write the run report: one self-contained HTML file (screenshots when they were recorded)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_html(history), encoding="utf-8")
-    return target
+    return artifacts.write_text(path, render_html(history))
 
 
 def save_gif(history: AgentHistory, path: str | Path) -> Path:
@@ -26,7 +24,4 @@ def save_gif(history: AgentHistory, path: str | Path) -> Path:
         UserError: Pillow is missing (``pip install 'pw-browser-agent[gif]'``), or no step has a
             screenshot (``AgentSettings(record_screenshots=True)``).
     """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(render_gif(history))
-    return target
+    return artifacts.write_bytes(path, render_gif(history))

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from browser_agent.output.console import make_console
+from browser_agent.output.console import gated, make_console
 from browser_agent.playback import ReplayedAction, ReplayReport
 from browser_agent.record import describe_call
 
@@ -25,7 +25,7 @@ class ReplayReporter:
     """Prints each replayed action as it ends, then a summary."""
 
     def __init__(self, console: Console | None = None) -> None:
-        self.console = console or make_console()
+        self.console = gated(console) if console is not None else make_console()
 
     def warnings(self, report: ReplayReport) -> None:
         for warning in report.warnings:

@@ -21,8 +21,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from browser_agent import artifacts
 from browser_agent.agent.hooks import PHASE_WORDS, AgentHooks, StepPhase
-from browser_agent.output.console import make_console
+from browser_agent.output.console import gated, make_console
 from browser_agent.output.spinner import StepSpinner
 from browser_agent.record import AgentHistory, AgentStep, describe_call, describe_outcome
 
@@ -37,15 +38,16 @@ class ConsoleReporter:
     """Prints a run as it goes.
 
     Args:
-        console: Where text goes (a console that does not wrap piped output by default).
+        console: Where text goes (a console that does not wrap piped output by default); what it prints
+            passes the gate (``artifacts.redacting_stream``), also on a console of yours.
         mode: ``text`` for people, ``json`` for one JSON line per event, ``quiet`` for the result only.
         file: Where JSON lines go (stdout by default).
     """
 
     def __init__(self, console: Console | None = None, *, mode: Mode = "text", file: TextIO | None = None):
-        self.console = console or make_console(file)
+        self.console = gated(console) if console is not None else make_console(file)
         self.mode = mode
-        self._file = file
+        self._file = artifacts.redacting_stream(file) if file is not None else None
         self._spinner = StepSpinner(self.console)
         self._running: str | None = None  # the title of the step under way ("Step 3/20")
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 
-from browser_agent import reid
+from browser_agent import artifacts, reid
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.playback.rescue import rescue_step
@@ -97,8 +97,8 @@ async def replay(
     whole fence, one already started gets the route and tab guards only (``BrowserSession.fence_to``).
     """
     opts = options or ReplayOptions()
-    if not isinstance(opts.sensitive_data, Secrets):  # validated and compiled once for the whole replay
-        opts = replace(opts, sensitive_data=as_secrets(opts.sensitive_data))
+    # validated and compiled once for the whole replay, and redacted from all the process writes
+    opts = replace(opts, sensitive_data=artifacts.remember(opts.sensitive_data))
     fence = replay_fence(history, opts)
     if fence is not None:
         await session.fence_to(fence)  # the whole fence when the session is not started yet

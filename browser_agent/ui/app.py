@@ -1,7 +1,9 @@
 """The UI's routes: the page, its static files, the JSON API and the WebSocket of events and frames.
 
 Every route sits behind ``auth.TokenGuard``. A mistake of the page's (a bad form, a control that does
-not apply now) is answered 400 with the ``UserError``'s message; the page shows it.
+not apply now) is answered 400 with the ``UserError``'s message; the page shows it. Every answer and
+every event passes the gate (``artifacts.redacted``) at the one place it leaves: ``_response`` for the
+routes, ``_outgoing`` for the WebSocket. Frames are pictures, masked in the browser before they are taken.
 """
 
 from __future__ import annotations
@@ -18,14 +20,15 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from browser_agent import artifacts
 from browser_agent.errors import UserError
 from browser_agent.ui.ask_human import HumanChannel
-from browser_agent.ui.hub import Hub
+from browser_agent.ui.hub import Event, Hub
 from browser_agent.ui.launch import RunForm, RunSetup, secret_names, start_replay, start_run
 from browser_agent.ui.live import LiveView
 from browser_agent.ui.past import history_path, list_runs, load_run, report_html
@@ -61,20 +64,52 @@ class UiState:
         task.add_done_callback(self.tasks.discard)
 
 
+@dataclass(frozen=True, slots=True)
+class _Html:
+    """An HTML page to answer with, and headers of its own."""
+
+    text: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Download:
+    """A saved history to answer with, as a file to download."""
+
+    path: Path
+
+
 Api = Callable[["UiState", Request], Awaitable[Any]]
 
 
 def _api(ui: UiState, handler: Api) -> Handler:
-    """A JSON route: the handler's value as JSON, a ``UserError`` as 400 with its message."""
+    """A route: the handler's value (JSON, ``_Html`` or ``_Download``), a ``UserError`` as 400 with its
+    message."""
 
     async def route(request: Request) -> Response:
         try:
             result = await handler(ui, request)
         except UserError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
-        return result if isinstance(result, Response) else JSONResponse(result)
+            return _response({"error": str(exc)}, status=400)
+        return _response(result)
 
     return route
+
+
+def _response(result: Any, status: int = 200) -> Response:
+    """The one place an answer leaves: redacted (a history file too: it may predate its secrets' run)."""
+    if isinstance(result, _Html):
+        return HTMLResponse(artifacts.redacted(result.text), headers=dict(result.headers))
+    if isinstance(result, _Download):
+        text = artifacts.redacted(result.path.read_text(encoding="utf-8", errors="replace"))
+        disposition = f'attachment; filename="{result.path.name}"'  # a checked name: no quote in it
+        return Response(text, media_type="application/json", headers={"content-disposition": disposition})
+    return JSONResponse(artifacts.redacted_obj(result), status_code=status)
+
+
+def _outgoing(batch: list[Event]) -> str:
+    """The one place events leave for a viewer: redacted, but frames (pictures, masked when taken)."""
+    return json.dumps([e if e.get("type") == "frame" else artifacts.redacted_obj(e) for e in batch])
 
 
 async def _json(request: Request) -> Any:
@@ -84,10 +119,10 @@ async def _json(request: Request) -> Any:
         raise UserError("The request body is not JSON.") from exc
 
 
-async def _index(ui: UiState, request: Request) -> Response:
+async def _index(ui: UiState, request: Request) -> _Html:
     page = STATIC.joinpath("index.html").read_text(encoding="utf-8")
     page = page.replace("{{token}}", html.escape(ui.token, quote=True))
-    return HTMLResponse(page, headers={"content-security-policy": _PAGE_POLICY})
+    return _Html(page, headers=(("content-security-policy", _PAGE_POLICY),))
 
 
 async def _status(ui: UiState, request: Request) -> Any:
@@ -146,12 +181,11 @@ async def _runs(ui: UiState, request: Request) -> Any:
 
 
 async def _report(ui: UiState, request: Request) -> Any:
-    return HTMLResponse(report_html(_runs_dir(ui), request.path_params["name"]))
+    return _Html(report_html(_runs_dir(ui), request.path_params["name"]))
 
 
 async def _download(ui: UiState, request: Request) -> Any:
-    path = history_path(_runs_dir(ui), request.path_params["name"])
-    return FileResponse(path, media_type="application/json", filename=path.name)
+    return _Download(history_path(_runs_dir(ui), request.path_params["name"]))
 
 
 async def _replay(ui: UiState, request: Request) -> Any:
@@ -196,7 +230,7 @@ async def _viewer(ui: UiState, ws: WebSocket) -> None:
 
     async def sending() -> None:
         while True:
-            await ws.send_text(json.dumps(await viewer.next_batch()))
+            await ws.send_text(_outgoing(await viewer.next_batch()))
 
     sender = asyncio.get_running_loop().create_task(sending())
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 
+from browser_agent import artifacts
 from browser_agent.batch import Executor, LocalExecutor, TaskOutcome, TaskSpec
 from browser_agent.batch.options import BatchSetup
 from browser_agent.errors import UserError
@@ -50,5 +51,7 @@ class BatchBoard:
 def _redactor(spec: TaskSpec) -> Secrets:
     """The task's own secrets (those from its environment too, when they are set here)."""
     with contextlib.suppress(UserError):
-        return Secrets(spec.secrets())
-    return Secrets({name: value.get_secret_value() for name, value in (spec.sensitive_data or {}).items()})
+        return artifacts.remember(Secrets(spec.secrets()))
+    return artifacts.remember(
+        Secrets({name: value.get_secret_value() for name, value in (spec.sensitive_data or {}).items()})
+    )

@@ -12,6 +12,7 @@ from typing import Self
 
 import uvicorn
 
+from browser_agent import artifacts
 from browser_agent.agent import AgentHooks
 from browser_agent.batch import Executor
 from browser_agent.controller import Controller
@@ -118,6 +119,8 @@ class LiveServer:
         Raises:
             UserError: the port is taken.
         """
+        if self.state.setup is not None:  # what the UI sends is redacted before the first run starts
+            artifacts.remember(self.state.setup.secrets)
         app = TokenGuard(build_app(self.state), self.token, lambda: self.port)
         config = uvicorn.Config(
             app, host=HOST, port=self._port, log_level="warning", lifespan="off", ws="websockets-sansio"

@@ -32,6 +32,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from browser_agent import artifacts
 from browser_agent.errors import UserError
 from browser_agent.record.step import RecordedFingerprint
 from browser_agent.user_files import UserFileError, check_version, read_model, validated
@@ -151,10 +152,8 @@ class Workflow(BaseModel):
         return re.sub(r"\{([a-z][a-z0-9_]*)\}", lambda m: values.get(m.group(1), m.group(0)), self.task)
 
     def save(self, path: str | Path) -> Path:
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(self.model_dump_json(indent=2) + "\n", encoding="utf-8")
-        return target
+        """Write the workflow as JSON, redacted and atomically; return the path."""
+        return artifacts.write_text(path, self.model_dump_json(indent=2) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Workflow:

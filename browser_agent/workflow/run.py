@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
+from browser_agent import artifacts
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.domains import check_url_allowed
 from browser_agent.controller import ActionResult, Controller
@@ -23,7 +24,6 @@ from browser_agent.playback.runner import Listener
 from browser_agent.record import ActionCall, AgentHistory, AgentStep, StepOutput
 from browser_agent.reid import Fingerprint
 from browser_agent.reid.labels import norm
-from browser_agent.sensitive import as_secrets
 from browser_agent.workflow.model import Workflow, WorkflowStep
 
 __all__ = ["retarget", "run_workflow", "workflow_history"]
@@ -119,7 +119,7 @@ def _swap(label: str, old: str, new: str) -> str:
 def _check_secrets(workflow: Workflow, options: ReplayOptions) -> None:
     if not workflow.secrets:
         return
-    given = as_secrets(options.sensitive_data)
+    given = artifacts.remember(options.sensitive_data)
     missing = [name for name in workflow.secrets if name not in set(given)]
     if missing:
         raise UserError(

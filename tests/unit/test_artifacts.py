@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import html
+import io
 import logging
 import os
+import sys
 from pathlib import Path
 from urllib.parse import quote
 
@@ -67,3 +71,39 @@ def test_log_records_are_redacted_for_every_handler(caplog: pytest.LogCaptureFix
 def test_redacted_obj_reaches_keys_and_nested_values() -> None:
     data = {SECRET: [SECRET, {"k": (SECRET,)}], "n": 1}
     assert "Gate" not in repr(artifacts.redacted_obj(data))
+
+
+def test_pictures_in_base64_are_left_whole_and_the_text_around_them_redacted() -> None:
+    short = "Zq7Wk"  # a short secret's letters turn up in a megabyte of base64 by chance
+    artifacts.remember({"short_pw": short})
+    body = base64.b64encode(os.urandom(1500)).decode()
+    picture = f"/9j/{body[:1000]}{short}{body[1000:]}"
+    report = f"<p>{short}</p><img src='data:image/jpeg;base64,{picture}'><p>{SECRET}</p>"
+    assert artifacts.redacted(report) == (
+        f"<p><secret>short_pw</secret></p><img src='data:image/jpeg;base64,{picture}'>"
+        "<p><secret>gate_pw</secret></p>"
+    )
+    history = artifacts.redacted_obj({"task": f"use {short}", "steps": [{"jpeg_b64": picture}]})
+    assert history == {"task": "use <secret>short_pw</secret>", "steps": [{"jpeg_b64": picture}]}
+
+
+def test_a_torn_last_line_is_ended_before_the_next(tmp_path: Path) -> None:
+    results = tmp_path / "results.jsonl"
+    results.write_text('{"id": "a"}\n{"id": "b", "cut sho')  # a run killed while writing
+    artifacts.append_line(results, '{"id": "c"}')
+    assert results.read_text().splitlines() == ['{"id": "a"}', '{"id": "b", "cut sho', '{"id": "c"}']
+
+
+def test_streams_and_standard_output_are_redacted(capsys: pytest.CaptureFixture[str]) -> None:
+    stream = io.StringIO()
+    gated = artifacts.redacting_stream(stream)
+    assert artifacts.redacting_stream(gated) is gated
+    print(f"page says {quote(SECRET)}", file=gated)
+    assert stream.getvalue() == "page says <secret>gate_pw</secret>\n"
+    found = sys.stdout
+    with artifacts.redacted_stdio():
+        print(SECRET)
+        print(html.escape(SECRET), file=sys.stderr)
+    assert sys.stdout is found
+    said = capsys.readouterr()
+    assert (said.out, said.err) == ("<secret>gate_pw</secret>\n", "<secret>gate_pw</secret>\n")

@@ -182,3 +182,15 @@ def test_a_missing_sdk_is_one_line_saying_what_to_install(
     assert capsys.readouterr().err.strip() == (
         f"browser-agent mcp: The MCP server needs the MCP SDK: {install_hint('mcp')}"
     )
+
+
+def test_a_tool_answer_leaves_the_server_redacted() -> None:
+    from urllib.parse import quote_plus
+
+    from browser_agent.mcp.server import _as_result
+    from browser_agent.mcp.tools import ToolOutcome
+
+    secret = "Mcp-Pa55+wörd &q"
+    _tools(secrets={"pw": secret})  # the server's secrets are remembered when its tools are made
+    result = _as_result(ToolOutcome(f"page: {secret}, address ?pw={quote_plus(secret)}"))
+    assert result.content[0].text == "page: <secret>pw</secret>, address ?pw=<secret>pw</secret>"  # type: ignore[union-attr]
