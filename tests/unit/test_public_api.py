@@ -81,8 +81,6 @@ def test_no_private_or_module_leaks() -> None:
         "ui",
         "user_files",
         "workflow",
-        "artifacts",
-        "user_files",
     }
     assert public - submodules == set(EXPECTED)
 
