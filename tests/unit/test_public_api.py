@@ -56,6 +56,7 @@ def test_no_private_or_module_leaks() -> None:
     public = {n for n in dir(browser_agent) if not n.startswith("_")}
     submodules = {
         "agent",
+        "artifacts",
         "batch",
         "browser",
         "controller",
@@ -78,6 +79,7 @@ def test_no_private_or_module_leaks() -> None:
         "reid",
         "defaults",
         "ui",
+        "user_files",
         "workflow",
     }
     assert public - submodules == set(EXPECTED)
