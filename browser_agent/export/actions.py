@@ -176,8 +176,9 @@ class StepWriter:
     def _unwritten(self, step: ExportStep, where: str, why: str) -> list[str]:
         """A comment of our own words only: the action's name and parameters are the recording's, so
         they go to the warning (as ``repr`` shows them), not into the script."""
-        args = ", ".join(f"{k!r}: {v!r}" for k, v in step.params.items())
-        self.warnings.append(f"{where}: the action {step.action!r} ({{{args}}}) was not exported: {why}")
+        args = ", ".join(f"{_cut(repr(k))}: {_cut(repr(v))}" for k, v in step.params.items())
+        action = _cut(repr(step.action))
+        self.warnings.append(f"{where}: the action {action} ({{{args}}}) was not exported: {why}")
         return _comment(f"NOT EXPORTED: {where} ({why}; see the export's warnings); add it by hand")
 
     def url(self, url: str, *, root: str = "base_url") -> str:
@@ -213,6 +214,10 @@ def _field_hint(step: ExportStep) -> str:
     if found.tag == "select":
         return found.attribute("name") or found.attribute("id") or (found.name.split() or ["choice"])[0]
     return found.name or found.attribute("placeholder") or found.attribute("name") or "text"
+
+
+def _cut(shown: str, most: int = 60) -> str:
+    return shown if len(shown) <= most else shown[: most - 1] + "…"
 
 
 def _comment(note: str) -> list[str]:
