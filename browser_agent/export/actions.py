@@ -171,7 +171,12 @@ class StepWriter:
             self._frames[root] = "frame" if not self._frames else f"frame_{len(self._frames) + 1}"
             lines.append(f"{self._frames[root]} = {root}")
         name = self._frames[root]
-        return (name, *(part.replace(root, name) for part in code.chain[1 + code.frames :]))
+        nested = ".filter(has=" + root  # a card's filter finds the element from the same root
+        rest = code.chain[1 + code.frames :]
+        return (
+            name,
+            *(".filter(has=" + name + p[len(nested) :] if p.startswith(nested) else p for p in rest),
+        )
 
     def _unwritten(self, step: ExportStep, where: str, why: str) -> list[str]:
         """A comment of our own words only: the action's name and parameters are the recording's, so

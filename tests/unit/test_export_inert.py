@@ -280,3 +280,12 @@ def test_a_script_that_fails_the_check_is_not_written(
     monkeypatch.setattr(artifacts, "redacted", lambda text: text + "\nimport subprocess\n")
     code, out = _export(tmp_path, _history("go_back", {}, None))
     assert code == 2 and not out.exists()
+
+
+def test_a_recorded_label_that_reads_like_the_scripts_own_code_stays_the_label() -> None:
+    """A card's label holding the very text of its frame's locator is kept as it was, not rewritten."""
+    framed = _fp("button", "add", twins=2, group=('page.frame_locator("iframe")',), group_depth=1)
+    step = ExportStep("click_element", {}, framed, frame=("http://127.0.0.1:9/",), shown_name="Add")
+    source = render_script([step]).source
+    assert """.filter(has_text='page.frame_locator("iframe")')""" in source
+    assert '.filter(has=frame.get_by_role("button", name="Add", exact=True))' in source
