@@ -238,3 +238,38 @@ def test_hostile_names_and_values_run_on_the_page_and_the_check_holds_the_exact_
             _export(_form_history(folder, url, other), test, "--pytest", "--force")
             failed = _run(test, tmp_path, site, "-x")
             assert failed.returncode == 1 and "to_be_visible" in failed.stdout, failed.stdout[-3000:]
+
+
+@pytest.mark.timeout(240)
+def test_a_hostile_workflow_runs_on_the_page_with_another_hostile_value(tmp_path: Path) -> None:
+    with PageServer({"/form": FORM, "/saved": "ok"}) as site:
+        url = site.url("/form") + QUERY
+        field = Fingerprint(tag="input", name=" ".join(LABEL.lower().split()))
+        button = Fingerprint(tag="button", name=" ".join(BUTTON.lower().split()))
+        workflow = Workflow(
+            task=HOSTILE,
+            inputs=[WorkflowInput(name="note", default=TYPED, source="typed", description=HOSTILE)],
+            steps=[
+                WorkflowStep(action="go_to_url", params={"url": url}),
+                WorkflowStep(
+                    action="input_text",
+                    params={"index": 1, "text": TYPED},
+                    target=field,
+                    inputs={"text": "note"},
+                ),
+                WorkflowStep(action="click_element", params={"index": 2}, target=button, url=url),
+            ],
+            recorded_result=HOSTILE,
+        )
+        folder = tmp_path / "in"
+        folder.mkdir()
+        script = tmp_path / "out" / "hostile.py"
+        _export(_save(folder, workflow.model_dump(mode="json"), ".workflow.json"), script)
+        other = "\"\"\"''' \\N{DEGREE SIGN} {note} %s " + DQ
+        empty = tmp_path / "empty"
+        empty.mkdir()
+        ran = _python(str(script), cwd=empty, env={"BA_BASE_URL": site.url("/"), "BA_NOTE": other})
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        assert list(empty.iterdir()) == [] and not list(tmp_path.rglob("PWNED"))
+        saved = site.requested[-1]
+        assert saved.startswith("/saved?v=") and unquote(saved.removeprefix("/saved?v=")) == other
