@@ -212,7 +212,7 @@ def _run(
     return ran
 
 
-@pytest.mark.timeout(300)  # four Chromium launches in subprocesses
+@pytest.mark.timeout(300)  # three Chromium launches in subprocesses
 def test_hostile_names_and_values_run_on_the_page_and_the_check_holds_the_exact_answer(
     tmp_path: Path,
 ) -> None:
@@ -233,11 +233,11 @@ def test_hostile_names_and_values_run_on_the_page_and_the_check_holds_the_exact_
         _export(_form_history(folder, url, answer), test, "--pytest", "--force")
         passed = _run(test, tmp_path, site, "-x")
         assert passed.returncode == 0, passed.stdout[-3000:]
-        # An answer the page did not show fails the check, NUL and all: it is compared as it was.
-        for other in [answer + "\x00", "Saved: \x00"]:
-            _export(_form_history(folder, url, other), test, "--pytest", "--force")
-            failed = _run(test, tmp_path, site, "-x")
-            assert failed.returncode == 1 and "to_be_visible" in failed.stdout, failed.stdout[-3000:]
+        # An answer the page did not show fails the check, NUL and all: it is compared as it was (a NUL
+        # once made it a check that passed whatever the page said).
+        _export(_form_history(folder, url, answer + "\x00"), test, "--pytest", "--force")
+        failed = _run(test, tmp_path, site, "-x")
+        assert failed.returncode == 1 and "to_be_visible" in failed.stdout, failed.stdout[-3000:]
 
 
 @pytest.mark.timeout(240)
