@@ -44,7 +44,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    from browser_agent.export import ExportedScript, export_history
+    from browser_agent.artifacts import redacted, write_text
+    from browser_agent.export import ExportedScript, export_history, verify_script
     from browser_agent.record import AgentHistory
     from browser_agent.workflow import Workflow, export_workflow
 
@@ -57,17 +58,19 @@ def _main(args: argparse.Namespace) -> int:
         script = export_history(history, pytest=args.pytest, origin=args.history.name)
     for warning in script.warnings:
         print(f"browser-agent export: warning: {warning}", file=sys.stderr)
+    # What is written is what was checked: the script as redacted, checked again.
+    source = redacted(script.source)
+    verify_script(source, script.names)
     if args.output is None:
-        sys.stdout.write(script.source)
+        sys.stdout.write(source)
         return 0
     if args.output.exists() and not args.force:
         raise UserError(f"{args.output} exists; pass --force to overwrite it, or choose another -o FILE.")
     try:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(script.source, encoding="utf-8")
+        write_text(args.output, source)
     except OSError as exc:
         raise UserError(f"{args.output} could not be written: {exc}") from exc
-    print(f"wrote {args.output} ({len(script.source.splitlines())} lines)", file=sys.stderr)
+    print(f"wrote {args.output} ({len(source.splitlines())} lines)", file=sys.stderr)
     return 0
 
 

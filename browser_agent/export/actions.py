@@ -1,4 +1,9 @@
-"""Each recorded action as lines of plain Playwright (sync API), inside the body of ``run(page, ...)``."""
+"""Each recorded action as lines of plain Playwright (sync API), inside the body of ``run(page, ...)``.
+
+The steps come checked (``browser_agent.export.params``): every value is of the type its action takes.
+What the recording said (a value, a name, an address) is written only as a literal (``py_string``);
+comments hold only our own words.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,11 @@ import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import urlsplit
 
 from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL
 from browser_agent.export.inputs import Inputs
-from browser_agent.export.locators import LocatorCode, locate, py_string
+from browser_agent.export.literals import py_string
+from browser_agent.export.locators import LocatorCode, locate
 from browser_agent.export.steps import ExportStep
 
 __all__ = ["TAB_ACTIONS", "Locate", "StepWriter", "robust_locator"]
@@ -51,55 +56,56 @@ class StepWriter:
     _page_url: str = ""
     _frames: dict[str, str] = field(default_factory=dict)  # frame_locator chain -> its variable
 
-    def lines(self, step: ExportStep) -> list[str]:
-        """The lines for ``step``, indented for the body of ``run``, with a comment where a page begins."""
+    def lines(self, step: ExportStep, where: str) -> list[str]:
+        """The lines for ``step`` (``where`` names it in warnings: ``step 3``), indented for the body of
+        ``run``, after a blank line where a page begins."""
         body: list[str] = []
         if step.url and step.url != self._page_url and step.url != "about:blank":
-            body += ["", f"# on {_short(step.url)}"]
+            body.append("")
         self._page_url = step.url or self._page_url
-        body += self._action(step)
+        body += self._action(step, where)
         return [_INDENT + line if line else "" for line in body]
 
-    def _action(self, step: ExportStep) -> list[str]:
+    def _action(self, step: ExportStep, where: str) -> list[str]:
         simple = self._simple(step)
         if simple is not None:
             return simple
         if step.action in _READING:
             return [f"# the agent read the page here ({step.action}): nothing to do in a script"]
         if step.action == "done":
-            return [f"# the agent reported: {_one_line(str(step.params.get('text', '')))}"]
+            return ["# the agent reported the task done here"]
         if step.action not in _ON_ELEMENTS:
-            return self._unwritten(step, "it is not a built-in action")
+            return self._unwritten(step, where, "it is not a built-in action")
         if step.fingerprint is None:
-            return self._unwritten(step, "it names no element the run recorded")
+            return self._unwritten(step, where, "it names no element the run recorded")
         return self._element_action(step)
 
     def _simple(self, step: ExportStep) -> list[str] | None:
         """The actions on the page or the browser, not on an element; None for the others."""
         p, action = step.params, step.action
         if action == "go_to_url":
-            return [f"page.goto({self.url(str(p['url']))})"]
+            return [f"page.goto({self.url(p['url'])})"]
         if action == "go_back":
             return ["page.go_back()"]
         if action == "search_web":
-            value = self.inputs.value(str(p["query"]), _hint(step, "query", "query"))
+            value = self.inputs.value(p["query"], _hint(step, "query", "query"))
             engine = DEFAULT_SEARCH_ENGINE_URL.split("{query}")
             return [f"page.goto({py_string(engine[0])} + quote_plus({value}) + {py_string(engine[-1])})"]
         if action == "wait":
-            return [f"page.wait_for_timeout({round(float(p.get('seconds', 3.0)) * 1000)})"]
+            return [f"page.wait_for_timeout({round(p['seconds'] * 1000)})"]
         if action == "send_keys":
-            return [f"page.keyboard.press({py_string(key)})" for key in str(p["keys"]).split()]
+            return [f"page.keyboard.press({py_string(key)})" for key in p["keys"].split()]
         if action == "scroll_to_text":
-            return [f"page.get_by_text({py_string(str(p['text']))}).first.scroll_into_view_if_needed()"]
-        if action == "scroll" and p.get("index") is None:
-            return self._scroll(str(p.get("direction", "down")), float(p.get("pages", 1.0)))
+            return [f"page.get_by_text({py_string(p['text'])}).first.scroll_into_view_if_needed()"]
+        if action == "scroll" and p["index"] is None:
+            return self._scroll(p["direction"], p["pages"])
         if action in TAB_ACTIONS:
             self._frames.clear()  # they were found from the tab that was current
             return _tab_lines(action, p)
         return None
 
     def _scroll(self, direction: str, pages: float) -> list[str]:
-        px = round(_SCROLL_PX * pages) * (-1 if direction in ("up", "left") else 1)
+        px = round(_SCROLL_PX * abs(pages)) * (-1 if direction in ("up", "left") else 1)
         dx, dy = (px, 0) if direction in ("left", "right") else (0, px)
         return [
             "# Playwright scrolls to each element it acts on; kept for pages that load more as they scroll",
@@ -114,11 +120,11 @@ class StepWriter:
                 return self._with_locator(step, "click()", opens_tab=True)
             return self._with_locator(step, "click()")
         if action == "input_text":
-            value = self.inputs.value(str(p["text"]), _hint(step, "text"))
-            method = "fill" if p.get("clear", True) else "press_sequentially"
+            value = self.inputs.value(p["text"], _hint(step, "text"))
+            method = "fill" if p["clear"] else "press_sequentially"
             return self._with_locator(step, f"{method}({value})")
         if action == "select_dropdown_option":
-            value = self.inputs.value(str(p["text"]), _hint(step, "text"))
+            value = self.inputs.value(p["text"], _hint(step, "text"))
             if found.tag == "select":
                 return self._with_locator(step, f"select_option(label={value})")
             option = f'page.get_by_role("option", name={value}, exact=True).click()'
@@ -126,7 +132,7 @@ class StepWriter:
         if action == "hover":
             return self._with_locator(step, "hover()")
         if action == "upload_file":
-            value = self.inputs.value(str(p["path"]), _hint(step, "path", "file"))
+            value = self.inputs.value(p["path"], _hint(step, "path", "file"))
             return self._with_locator(step, f"set_input_files({value})")
         return self._with_locator(step, "scroll_into_view_if_needed()")  # a panel's scroll
 
@@ -165,30 +171,38 @@ class StepWriter:
             self._frames[root] = "frame" if not self._frames else f"frame_{len(self._frames) + 1}"
             lines.append(f"{self._frames[root]} = {root}")
         name = self._frames[root]
-        return (name, *(part.replace(root, name) for part in code.chain[1 + code.frames :]))
+        nested = ".filter(has=" + root  # a card's filter finds the element from the same root
+        rest = code.chain[1 + code.frames :]
+        return (
+            name,
+            *(".filter(has=" + name + p[len(nested) :] if p.startswith(nested) else p for p in rest),
+        )
 
-    def _unwritten(self, step: ExportStep, why: str) -> list[str]:
-        args = ", ".join(f"{k}={v!r}" for k, v in step.params.items())
-        self.warnings.append(f"{step.action}({args}) was not exported: {why}")
-        return _comment(f"NOT EXPORTED: {step.action}({args}): {why}; add it by hand")
+    def _unwritten(self, step: ExportStep, where: str, why: str) -> list[str]:
+        """A comment of our own words only: the action's name and parameters are the recording's, so
+        they go to the warning (as ``repr`` shows them), not into the script."""
+        args = ", ".join(f"{_cut(repr(k))}: {_cut(repr(v))}" for k, v in step.params.items())
+        action = _cut(repr(step.action))
+        self.warnings.append(f"{where}: the action {action} ({{{args}}}) was not exported: {why}")
+        return _comment(f"NOT EXPORTED: {where} ({why}; see the export's warnings); add it by hand")
 
-    def url(self, url: str) -> str:
-        """An address as Python: under ``base_url``, relative to the ``base_url`` input."""
+    def url(self, url: str, *, root: str = "base_url") -> str:
+        """An address as Python: under ``base_url``, relative to the ``root`` variable that holds it."""
         if "<secret>" in url:
             return self.inputs.value(url, "url")
         if self.base_url and url.startswith(self.base_url):
             rest = url[len(self.base_url) :]
-            return f"base_url + {py_string(rest)}" if rest else "base_url"
+            return f"{root} + {py_string(rest)}" if rest else root
         return py_string(url)
 
 
 def _tab_lines(action: str, p: Mapping[str, Any]) -> list[str]:
     if action == "open_tab":
-        url = py_string(str(p["url"]))
+        url = py_string(p["url"])
         return ["page = page.context.new_page()", "tabs.append(page)", f"page.goto({url})"]
     if action == "switch_tab":
-        return [f"page = tabs[{int(str(p['tab_id']))}]", "page.bring_to_front()"]
-    return [f"tabs[{int(str(p['tab_id']))}].close()"]
+        return [f"page = tabs[{int(p['tab_id'])}]", "page.bring_to_front()"]
+    return [f"tabs[{int(p['tab_id'])}].close()"]
 
 
 def _hint(step: ExportStep, param: str, otherwise: str | None = None) -> str:
@@ -207,16 +221,11 @@ def _field_hint(step: ExportStep) -> str:
     return found.name or found.attribute("placeholder") or found.attribute("name") or "text"
 
 
+def _cut(shown: str, most: int = 60) -> str:
+    return shown if len(shown) <= most else shown[: most - 1] + "…"
+
+
 def _comment(note: str) -> list[str]:
-    if not note:
-        return []
-    return ["# " + line for line in textwrap.wrap(note, _WIDTH - 2 * len(_INDENT) - 2)]
-
-
-def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= 90 else flat[:89] + "…"
-
-
-def _short(url: str) -> str:
-    return urlsplit(url).path or "/"
+    """``note`` (our own words) as comment lines; a character that could end or break a line is a space."""
+    plain = "".join(char if char.isprintable() else " " for char in note)
+    return ["# " + line for line in textwrap.wrap(plain, _WIDTH - 2 * len(_INDENT) - 2)]

@@ -9,13 +9,19 @@ import keyword
 import re
 from dataclasses import dataclass
 
-from browser_agent.export.locators import py_string
+from browser_agent.export.literals import py_string
 
 __all__ = ["ENV_PREFIX", "Inputs", "ScriptInput", "secret_env"]
 
 ENV_PREFIX = "BA_"
 _PLACEHOLDER = re.compile(r"<secret>\s*([A-Za-z0-9_.\-]+)\s*</secret>")
 _NAME_CAP = 30
+# The script's own names, which an input must not shadow (``frame_2``: a frame's variable).
+_TAKEN = frozenset(
+    {"page", "os", "re", "tabs", "target", "new_tab", "quote_plus", "said", "browser", "playwright", "run"}
+    | {"main", "pytest", "expect", "sync_playwright", "recorded_from", "recorded_task"}
+    | {"recorded_answer", "str"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,4 +104,5 @@ def identifier(hint: str) -> str:
         return "value"
     if name[0].isdigit():
         name = "input_" + name
-    return name + "_" if keyword.iskeyword(name) or name in ("page", "os", "re") else name
+    taken = keyword.iskeyword(name) or name in _TAKEN or re.fullmatch(r"frame(_\d+)?", name)
+    return name + "_" if taken else name

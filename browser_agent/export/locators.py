@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from browser_agent.export.literals import py_string
 from browser_agent.reid import Fingerprint
 
-__all__ = ["LocatorCode", "implicit_role", "locate", "py_string"]
+__all__ = ["LocatorCode", "implicit_role", "locate", "py_string"]  # py_string: its old home
 
 _NAME_CAP = 100  # fingerprints keep at most this many characters of a name
 _INPUT_ROLES = {
@@ -46,6 +47,8 @@ _TAG_ROLES = {
     **{f"h{level}": "heading" for level in range(1, 7)},
 }
 _FIELDS = frozenset({"input", "textarea", "select"})
+_PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_CSS_ESCAPES = {"\\": "\\\\", '"': '\\"'}
 _CSS_KEYS = ("id", "name", "data-test", "data-qa", "data-cy", "for", "href", "type")
 
 
@@ -68,17 +71,9 @@ class LocatorCode:
         return "".join(self.chain)
 
 
-def py_string(text: str) -> str:
-    """``text`` as a Python string literal, in double quotes when it can be."""
-    literal = repr(text)
-    if literal.startswith("'") and '"' not in text:
-        return '"' + literal[1:-1].replace("\\'", "'") + '"'
-    return literal
-
-
 def implicit_role(fingerprint: Fingerprint) -> str | None:
     """The ARIA role the element has (its ``role`` attribute, else the one its tag implies), or None."""
-    if fingerprint.role:
+    if fingerprint.role and fingerprint.role.split():
         return fingerprint.role.split()[0]
     if fingerprint.tag == "a":
         return "link" if fingerprint.attribute("href") is not None else None
@@ -97,10 +92,12 @@ def locate(
     recorded name was the whole value, else anywhere in the name; look-alikes are told apart by it.
     """
     root = _frame_chain(fingerprint.frame_path)
+    if named_by is not None and not _PLAIN_NAME.fullmatch(named_by[0]):
+        raise ValueError(f"named_by must name a variable of the script, not {named_by[0]!r}")
     if named_by is not None:
         named = _named_call(fingerprint, *named_by)
         if named is not None:
-            why = f"the element whose name holds the value of {named_by[0]} (recorded: {named_by[1]!r})"
+            why = f"the element whose name holds the value of {named_by[0]}, whatever it is set to"
             return LocatorCode((*root, named), True, why, len(root) - 1)
     call, robust, note = _element_call(fingerprint, shown_name)
     if fingerprint.twins and fingerprint.group:
@@ -111,12 +108,12 @@ def locate(
             f".filter(has={''.join(root)}{call})",
             ".last",
         )
-        scoped = f"inside the innermost part of the page showing {fingerprint.group[0]!r}"
-        why = f"the page showed {fingerprint.twins} more like it: {scoped}"
+        scoped = "inside the innermost part of the page showing its own card's label"
+        why = f"the page showed {int(fingerprint.twins)} more like it: {scoped}"
         return LocatorCode((*card, call), robust, _join(note, why), len(root) - 1)
     if fingerprint.twins:
         why = (
-            f"the page showed {fingerprint.twins} more like it and nothing in their own parts told them "
+            f"the page showed {int(fingerprint.twins)} more like it and nothing in their own parts told them "
             "apart: Playwright stops here rather than pick one"
         )
         return LocatorCode((*root, call), robust, _join(note, why), len(root) - 1)
@@ -221,7 +218,11 @@ def _pattern(text: str) -> str:
 
 
 def _css_value(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """``value`` inside a CSS string in double quotes: quotes and backslashes escaped, and the
+    characters a CSS string cannot hold as they are (line ends, NUL, controls) as CSS escapes."""
+    return "".join(
+        _CSS_ESCAPES.get(char) or (char if char.isprintable() else f"\\{ord(char):x} ") for char in value
+    )
 
 
 def _css_call(fingerprint: Fingerprint) -> tuple[str, bool, str]:

@@ -3,49 +3,52 @@
 Two forms: a plain script (``run(page, *, inputs...)`` and a ``main()`` that launches Chromium), and a
 pytest module that runs it and then checks, with Playwright's assertions, the page the run ended on and
 the text the agent reported there.
+
+A recording is a file anyone may hand over, and its text (names, values, addresses, the task, the
+answer, the file's own name) reaches the script only as string literals: the docstring and the comments
+hold our words alone. The whole script is then checked (``verify_script``) before it is returned.
 """
 
 from __future__ import annotations
 
-import re
-import textwrap
+import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from browser_agent.export.actions import TAB_ACTIONS, Locate, StepWriter, robust_locator
-from browser_agent.export.inputs import ENV_PREFIX, Inputs, ScriptInput
-from browser_agent.export.locators import py_string
+from browser_agent.export.assertions import Ending, end_checks
+from browser_agent.export.inputs import ENV_PREFIX, Inputs
+from browser_agent.export.literals import long_string, py_string
+from browser_agent.export.params import checked_step
 from browser_agent.export.steps import ExportStep, steps_from_history
+from browser_agent.export.verify import verify_script
 from browser_agent.record import AgentHistory
 
 __all__ = ["Ending", "ExportedScript", "export_history", "render_script"]
 
-_TEXT_CHECK_CAP = 200
 _QUOTES = '"""'
 
 
 @dataclass(frozen=True, slots=True)
-class Ending:
-    """What the run ended on: the page's address and the text the agent reported (None when unknown)."""
-
-    url: str | None = None
-    text: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class ExportedScript:
-    """The script's source, and the steps it could not write faithfully (each also commented in it)."""
+    """The script's source, and the steps it could not write faithfully (each also commented in it).
+
+    ``names`` are the script's own variables beside the fixed ones (its inputs): what
+    ``verify_script(source, names)`` accepts, to check the source again after a change (redaction).
+    """
 
     source: str
     warnings: tuple[str, ...] = ()
+    names: frozenset[str] = frozenset()
 
 
 def export_history(history: AgentHistory, *, pytest: bool = False, origin: str = "") -> ExportedScript:
-    """The script of a saved run; ``origin`` names the history file in the script's docstring.
+    """The script of a saved run; ``origin`` names the history file (kept in the script as a literal).
 
     Raises:
-        UserError: the history holds no action to export.
+        UserError: the history holds no action to export, or a parameter the script needs is missing
+            or malformed (the message names the step).
     """
     steps = steps_from_history(history)
     done = next((s for s in reversed(history.steps) if s.final is not None), None)
@@ -62,46 +65,71 @@ def render_script(
     pytest: bool = False,
     locate: Locate = robust_locator,
 ) -> ExportedScript:
-    """The script for ``steps``; ``locate`` turns a step into its locator (the robust one by default)."""
+    """The script for ``steps``; ``locate`` turns a step into its locator (the robust one by default).
+
+    Raises:
+        UserError: a step's parameters are missing or malformed (``step 3, action wait: parameter
+            seconds is nan; ...``), or the script would not be one the export writes.
+    """
+    ending = ending or Ending()
+    numbered = [(_where(step, n), step) for n, step in enumerate(steps, start=1)]
+    checked = [(where, checked_step(step, where)) for where, step in numbered]
     inputs = Inputs()
-    writer = StepWriter(inputs, locate, base_url=_base_url(steps, inputs))
-    body = [line for step in steps for line in writer.lines(step)]
-    if any(s.action in TAB_ACTIONS or s.opened_tab for s in steps):
+    writer = StepWriter(inputs, locate, base_url=_base_url([step for _, step in checked], inputs))
+    body = [line for where, step in checked for line in writer.lines(step, where)]
+    if any(s.action in TAB_ACTIONS or s.opened_tab for _, s in checked):
         body.insert(0, "    tabs = [page]  # the agent's tab numbers: tabs in the order they opened")
-    checks = _checks(ending or Ending(), inputs, writer) if pytest else []
-    code = [*_constants(inputs), *_run_function(inputs, body), *(_test(checks) if pytest else _main())]
-    doc = _docstring(task, origin, inputs, pytest=pytest)
-    source = "\n".join([*doc, *_imports("\n".join(code), pytest=pytest), *code])
-    return ExportedScript(_fit(source), tuple(writer.warnings))
+    checks = end_checks(ending, inputs.all, writer) if pytest else []
+    recorded = _recorded(origin, task, ending.text)
+    ending_code = _test(checks) if pytest else _main()
+    code = [*recorded, *_constants(inputs), *_run_function(inputs, body), *ending_code]
+    source = "\n".join([*_docstring(pytest=pytest), *_imports("\n".join(code), pytest=pytest), *code])
+    names = frozenset(name for i in inputs.all for name in (i.name, i.constant))
+    fitted = _fit(source)
+    verify_script(fitted, names)
+    return ExportedScript(fitted, tuple(writer.warnings), names)
+
+
+def _where(step: ExportStep, position: int) -> str:
+    return f"step {step.number if step.number is not None else position}"
 
 
 def _base_url(steps: Sequence[ExportStep], inputs: Inputs) -> str | None:
     """The root of the first site the run opened, made the ``base_url`` input."""
     first = next((s for s in steps if s.action == "go_to_url"), None)
-    if first is None or "<secret>" in str(first.params.get("url", "")):
+    if first is None or "<secret>" in first.params["url"]:
         return None
-    parts = urlsplit(str(first.params["url"]))
+    parts = urlsplit(first.params["url"])
     if not parts.scheme or not parts.netloc:
         return None
     return inputs.add("base_url", f"{parts.scheme}://{parts.netloc}/").value
 
 
-def _docstring(task: str, origin: str, inputs: Inputs, *, pytest: bool) -> list[str]:
-    said = " ".join(task.split()).replace("\\", "/").replace(_QUOTES, "'''") or "(not recorded)"
+def _docstring(*, pytest: bool) -> list[str]:
+    """Our words only: what the run recorded is kept in the ``RECORDED_*`` literals below it."""
     run_it = "pytest THIS_FILE" if pytest else "python THIS_FILE"
-    source = f" from {origin}" if origin else ""
-    doc = [
-        f"{_QUOTES}Exported by browser-agent{source}: plain Playwright (sync API).",
-        "",
-        *textwrap.wrap(f"Task: {said}", 100),
+    return [
+        f"{_QUOTES}Exported by browser-agent: plain Playwright (sync API) doing what a recorded run did.",
         "",
         f"Run it with `{run_it}`. Each input comes from its environment variable when set",
-        f"(e.g. {ENV_PREFIX}BASE_URL=http://localhost:8000/), else it is the value recorded.",
+        f"(e.g. {ENV_PREFIX}BASE_URL=http://localhost:8000/), else it is the value recorded. Secrets come",
+        f"from environment variables only ({ENV_PREFIX}SECRET_<NAME>), never from this file.",
+        f"{ENV_PREFIX}HEADED=1 shows the browser; {ENV_PREFIX}CHROMIUM=/path/to/chrome picks it.",
+        _QUOTES,
     ]
-    if inputs.secrets:
-        doc.append(f"Secrets come from environment variables only: {', '.join(inputs.secrets)}.")
-    browser = f"{ENV_PREFIX}HEADED=1 shows the browser; {ENV_PREFIX}CHROMIUM=/path/to/chrome picks it."
-    return [*doc, browser, _QUOTES]
+
+
+def _recorded(origin: str, task: str, answer: str | None) -> list[str]:
+    """The file the run was exported from, its task and the agent's answer, as literals."""
+    kept = [("RECORDED_FROM", origin), ("RECORDED_TASK", task), ("RECORDED_ANSWER", answer or "")]
+    lines: list[str] = []
+    for name, text in kept:
+        if text:
+            first, *rest = long_string(text, "")
+            lines += [f"{name} = {first}", *rest]
+    if not lines:
+        return []
+    return ["", "# What was recorded, kept as text: the file exported, its task, the agent's answer.", *lines]
 
 
 def _constants(inputs: Inputs) -> list[str]:
@@ -174,70 +202,15 @@ def _test(checks: list[str]) -> list[str]:
     ]
 
 
-def _checks(ending: Ending, inputs: Inputs, writer: StepWriter) -> list[str]:
-    """Playwright assertions for the page the run ended on and the text the agent reported."""
-    lines: list[str] = []
-    if ending.url and ending.url != "about:blank":
-        target = urlsplit(ending.url)._replace(query="", fragment="").geturl()
-        where = writer.url(target)
-        pattern = f"re.escape({where})" if where.startswith("base_url") else py_string(re.escape(target))
-        pattern = pattern.replace("base_url", "BASE_URL")
-        lines.append(f'    expect(page).to_have_url(re.compile("^" + {pattern} + r"([?#]|$)"))')
-    # its closing full stop is left out: the page's own sentence may go on where the agent's report ended
-    text = " ".join((ending.text or "").split()).rstrip(".!")
-    if text and len(text) <= _TEXT_CHECK_CAP and "<secret>" not in text:
-        lines += [
-            "    # The text the agent reported: numbers it did not type are matched loosely (an order",
-            "    # number changes every time). Edit it if the agent put the page in its own words.",
-            "    said = re.compile(",
-            *(f"        {'+ ' if n else ''}{part}" for n, part in enumerate(_text_pattern(text, inputs.all))),
-            "    )",
-            "    expect(page.get_by_text(said)).to_be_visible()",
-        ]
-    return lines or ["    # The run reported no end state to check."]
-
-
-def _text_pattern(text: str, inputs: Sequence[ScriptInput]) -> list[str]:
-    """A regular expression for ``text``, as lines of Python joined by ``+``: each input's value becomes
-    ``re.escape(CONSTANT)``, other numbers ``\\d+``, the rest literal."""
-    typed = [i for i in inputs if i.name != "base_url" and i.value.strip()]
-    values = sorted(typed, key=lambda i: -len(i.value))
-    alternatives = [rf"(?<!\w){re.escape(i.value)}(?!\w)" for i in values] + [r"\d+"]
-    parts: list[str] = []  # regex source, or ``re.escape(NAME)`` marked by a leading NUL
-    at = 0
-    for found in re.finditer("|".join(alternatives), text):
-        match = next((i for i in values if i.value == found.group(0)), None)
-        parts += [_escaped(text[at : found.start()]), f"\0re.escape({match.constant})" if match else r"\d+"]
-        at = found.end()
-    parts.append(_escaped(text[at:]))
-    merged: list[str] = []
-    for part in filter(None, parts):
-        if merged and not part.startswith("\0") and not merged[-1].startswith("\0"):
-            merged[-1] += part
-        else:
-            merged.append(part)
-    return [part[1:] if part.startswith("\0") else _regex_literal(part) for part in merged]
-
-
-def _escaped(text: str) -> str:
-    return re.escape(text).replace("\\ ", " ").replace("\\#", "#")
-
-
-def _regex_literal(source: str) -> str:
-    """A regex source as a Python literal: raw when it holds backslashes and a raw string can hold it."""
-    if "\\" in source and '"' not in source and not source.endswith("\\"):
-        return f'r"{source}"'
-    return py_string(source)
-
-
 def _imports(code: str, *, pytest: bool) -> list[str]:
-    """The imports ``code`` uses, sorted as isort sorts them."""
+    """The imports ``code`` uses (the names it reads, not words in its literals), sorted as isort does."""
+    used = {node.id for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Name)}
     stdlib = ["import os"]
-    if re.search(r"\bre\.", code):
+    if "re" in used:
         stdlib.append("import re")
     if pytest:
         stdlib.append("from collections.abc import Iterator")
-    if "quote_plus(" in code:
+    if "quote_plus" in used:
         stdlib.append("from urllib.parse import quote_plus")
     names = "Page, expect, sync_playwright" if pytest else "Page, sync_playwright"
     third = [*(["import pytest"] if pytest else []), f"from playwright.sync_api import {names}"]
@@ -245,10 +218,11 @@ def _imports(code: str, *, pytest: bool) -> list[str]:
 
 
 def _fit(source: str) -> str:
-    """Lines longer than the usual limit carry a ``noqa`` (a long name cannot be broken)."""
+    """Lines longer than the usual limit carry a ``noqa`` (a long name cannot be broken). Only our own
+    comments are ever on a line, whole, and a literal ends in a quote: a line of code ends in code."""
     fitted = []
     for line in source.split("\n"):
-        if len(line) > 110 and not line.lstrip().startswith("#") and "noqa" not in line:
+        if len(line) > 110 and not line.lstrip().startswith("#") and not line.endswith("# noqa: E501"):
             line += "  # noqa: E501"
         fitted.append(line)
     return "\n".join(fitted)

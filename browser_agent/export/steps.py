@@ -26,7 +26,8 @@ class ExportStep:
     ``url`` is the page the action started on, ``opened_tab`` whether the action opened a new tab.
     ``input_names`` names the input a parameter's value is (``{"text": "email"}``; otherwise the name is
     made from the field's label); ``named_by`` is ``(input name, recorded value)`` when an input's value
-    names the element itself (the product link a workflow clicks).
+    names the element itself (the product link a workflow clicks). ``number`` is the step of the record
+    it came from, for messages (None: its place among the steps exported).
     """
 
     action: str
@@ -38,6 +39,7 @@ class ExportStep:
     opened_tab: bool = False
     input_names: Mapping[str, str] = field(default_factory=dict)
     named_by: tuple[str, str] | None = None
+    number: int | None = None
 
 
 def steps_from_history(history: AgentHistory) -> list[ExportStep]:
@@ -73,6 +75,7 @@ def _steps_of(recorded: AgentStep) -> list[ExportStep]:
                 url=recorded.url,
                 shown_name=shown_name(found.name, said) if found is not None else None,
                 opened_tab=result is not None and result.new_tab is not None,
+                number=recorded.step,
             )
         )
     return steps

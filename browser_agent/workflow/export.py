@@ -18,10 +18,10 @@ _BY_BASE_URL = frozenset({"url"})  # the export writes addresses under its own `
 
 
 def export_workflow(workflow: Workflow, *, pytest: bool = False, origin: str = "") -> ExportedScript:
-    """The script of ``workflow``; ``origin`` names the workflow file in the script's docstring.
+    """The script of ``workflow``; ``origin`` names the workflow file (kept in the script as a literal).
 
     Raises:
-        UserError: the workflow has no step to export.
+        UserError: the workflow has no step to export, or a step's parameters are missing or malformed.
     """
     steps = steps_from_workflow(workflow)
     ending = Ending(text=workflow.recorded_result)
@@ -37,10 +37,10 @@ def steps_from_workflow(workflow: Workflow) -> list[ExportStep]:
     if not workflow.steps:
         raise UserError("The workflow has no step to export; make it from a run that acted.")
     defaults = {item.name: item.default for item in workflow.inputs}
-    return [_export_step(step, defaults) for step in workflow.steps]
+    return [_export_step(step, defaults, n) for n, step in enumerate(workflow.steps, start=1)]
 
 
-def _export_step(step: WorkflowStep, defaults: dict[str, str]) -> ExportStep:
+def _export_step(step: WorkflowStep, defaults: dict[str, str], number: int) -> ExportStep:
     names = {param: name for param, name in step.inputs.items() if param not in _BY_BASE_URL}
     chooser = step.target_input
     return ExportStep(
@@ -51,4 +51,5 @@ def _export_step(step: WorkflowStep, defaults: dict[str, str]) -> ExportStep:
         url=step.url,
         input_names=names,
         named_by=(chooser, defaults[chooser]) if chooser is not None else None,
+        number=number,
     )
