@@ -27,7 +27,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("demo/site.py", ".write"): "the demo site's HTTP answers, to the demo's browser",
     ("output/gif.py", "image save"): "the GIF is encoded into memory; files.save_gif writes it through "
     "artifacts.write_bytes",
-    ("cli/export.py", ".write_text"): "h-export routes the exported script through artifacts.write_text",
     ("cli/export.py", ".write"): "the exported script on standard output, which main() redacts",
     ("output/console.py", "rich Console"): "make_console's consoles write to artifacts.redacting_stream",
     ("ui/app.py", "HTTP response"): "_response: the one place the UI's answers leave, redacted",
