@@ -207,6 +207,8 @@ class Agent:
 
     async def _end_step(self, step: AgentStep) -> None:
         self.history.append(step)
+        if self.settings.save_history_path is not None:  # as it goes: a killed run leaves its last step
+            self.history.save(self.settings.save_history_path)
         await self.hooks.step_end(self, step)
 
     async def _loop(self, runner: StepRunner, session: BrowserSession, max_steps: int) -> None:

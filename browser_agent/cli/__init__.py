@@ -69,9 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         kind = "" if isinstance(exc, ProviderUnreachableError) else f"{type(exc).__name__}: "
         print(f"browser-agent {args.command}: {kind}{first}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (interrupts.Interrupted)
+        from browser_agent.interrupts import exit_code
+
+        print(f"interrupted ({exc})" if str(exc) else "interrupted", file=sys.stderr)
+        return exit_code(exc)
     return code
 
 

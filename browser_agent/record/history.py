@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
+from browser_agent import artifacts
 from browser_agent.controller.models import ActionResult
 from browser_agent.errors import UserError
 from browser_agent.llm.usage import TokenUsage
@@ -185,10 +186,7 @@ class AgentHistory(BaseModel):
         return sum(s.timings.total_ms for s in self.steps) / 1000
 
     def save(self, path: str | Path) -> Path:
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(self.model_dump_json(indent=2))
-        return target
+        return artifacts.write_text(path, self.model_dump_json(indent=2))
 
     @classmethod
     def load(cls, path: str | Path, controller: Controller | None = None) -> AgentHistory:
