@@ -56,6 +56,8 @@ def test_no_private_or_module_leaks() -> None:
     public = {n for n in dir(browser_agent) if not n.startswith("_")}
     submodules = {
         "agent",
+        "artifacts",
+        "user_files",
         "batch",
         "browser",
         "controller",
