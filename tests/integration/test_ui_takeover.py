@@ -192,7 +192,7 @@ async def test_a_page_that_never_answers_cannot_hang_the_persons_input(
             started = time.monotonic()
             await viewer.send(kind="click", x=FREEZE[0], y=FREEZE[1])  # starts a script that never ends
             error = await viewer.events(lambda e: e.get("type") == "error", within_s=ANSWER_S + 5)
-            assert time.monotonic() - started < ANSWER_S + 2
+            assert time.monotonic() - started < ANSWER_S + 3
             assert f"did not answer within {ANSWER_S:g} s" in error["message"]
             started = time.monotonic()  # what follows is refused at once while the tab stays busy
             await viewer.send(kind="click", x=NICKNAME[0], y=NICKNAME[1])
@@ -201,7 +201,7 @@ async def test_a_page_that_never_answers_cannot_hang_the_persons_input(
             for _ in range(6):
                 error = await viewer.events(lambda e: e.get("type") == "error", within_s=5)
                 assert "still does not answer" in error["message"] and "was not sent" in error["message"]
-            assert time.monotonic() - started < 2
+            assert time.monotonic() - started < ANSWER_S, "not ANSWER_S for each"
             assert agent.session is not None and agent.session.page.url.endswith("/profile.html")
             await viewer.post("resume")  # the agent's next reading of the page stops the script
             await viewer.events(lambda e: e.get("type") == "run_end")
