@@ -5,7 +5,9 @@ report), and a page whose script never yields cannot hang their input. Real Chro
 from __future__ import annotations
 
 import asyncio
+import base64
 import html
+import io
 import json
 import time
 from collections.abc import AsyncIterator, Callable
@@ -18,6 +20,7 @@ import httpx
 import pytest
 import websockets
 from langchain_core.messages import BaseMessage
+from PIL import Image
 
 from browser_agent import Agent, AgentSettings
 from browser_agent.browser import BrowserConfig
@@ -31,11 +34,13 @@ TYPED = "HumanPW-4711-typed"
 PASSWORD = (40, 100)  # the middle of each box, in the viewport's CSS pixels
 NICKNAME = (40, 180)
 FREEZE = (40, 260)
+NICKNAME_BOX = (20, 165, 300, 22)
 
 PAGE = """<!doctype html><html><body style="margin:0;font:16px sans-serif">
 <label style="position:absolute;left:20px;top:60px">Password</label>
 <input type="password" id="pw" aria-label="Password" style="position:absolute;left:20px;top:85px;width:300px">
-<input id="nick" placeholder="Nickname" style="position:absolute;left:20px;top:165px;width:300px">
+<input id="nick" placeholder="Nickname"
+  style="position:absolute;left:20px;top:165px;width:300px;height:22px;box-sizing:border-box">
 <button id="freeze" style="position:absolute;left:20px;top:245px"
   onclick="document.title = 'frozen'; while (true) {}">Freeze</button>
 <p style="position:absolute;left:20px;top:320px">Profile</p>
@@ -86,9 +91,21 @@ class Viewer:
                     self._read += 1
                     if until(self._events[self._read - 1]):
                         return self._events[self._read - 1]
-                payload = await self.socket.recv()
-                self.texts.append(payload)
-                self._events += json.loads(payload)
+                await self._receive()
+
+    async def _receive(self) -> None:
+        payload = await self.socket.recv()
+        self.texts.append(payload)
+        self._events += json.loads(payload)
+
+    async def masked_frame(self, box: tuple[int, int, int, int], within_s: float = 15) -> None:
+        """Wait until the newest frame shows ``box`` (x, y, width, height) blacked out."""
+        async with asyncio.timeout(within_s):
+            while True:
+                frames = [e for e in self._events if e.get("type") == "frame"]
+                if frames and _dark_share(frames[-1]["jpeg"], box, frames[-1]["width"]) > 0.9:
+                    return
+                await self._receive()
 
     async def send(self, **event: Any) -> None:
         await self.socket.send(json.dumps(event))
@@ -107,6 +124,14 @@ async def viewing(live: LiveServer) -> AsyncIterator[Viewer]:
         websockets.connect(f"ws://127.0.0.1:{live.port}/ws?token={live.token}", origin=base) as socket,  # type: ignore[arg-type]
     ):
         yield Viewer(live, socket, client)
+
+
+def _dark_share(jpeg_b64: str, box: tuple[int, int, int, int], width: float) -> float:
+    picture = Image.open(io.BytesIO(base64.b64decode(jpeg_b64))).convert("L")
+    scale = picture.width / width
+    x, y, w, h = (round(v * scale) for v in box)
+    counts = picture.crop((x + 4, y + 4, x + w - 4, y + h - 4)).histogram()
+    return sum(counts[:40]) / sum(counts)
 
 
 def _forms(value: str) -> list[str]:
@@ -140,6 +165,7 @@ async def test_what_a_person_types_is_a_secret_of_the_run_from_then_on(
             await viewer.send(kind="click", x=x, y=y)
         await viewer.send(kind="key", key="F12")  # refused, after every input before it was taken
         await viewer.events(lambda e: e.get("type") == "error" and "F12" in e["message"])
+        await viewer.masked_frame(NICKNAME_BOX)  # the live view masks the plain field now
         agent = live.state.control.agent
         assert agent is not None and agent.session is not None
         async with asyncio.timeout(10):
