@@ -20,7 +20,7 @@ import html
 import html.entities
 import re
 import string
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeAlias
@@ -216,6 +216,17 @@ class Secrets:
                 self._add(key, value, None)
         self._redactor = self._compile()
 
+    def add(self, name: str, value: str, domains: Sequence[str] | None = None) -> None:
+        """One more secret, after construction (what a person typed into the run's browser): from now
+        on it is redacted by everyone holding this ``Secrets``, and filled only on ``domains`` (patterns
+        as in the scoped form; every site without them).
+
+        Raises:
+            UserError: as the constructor does (a bad name, a short value, a name given another value).
+        """
+        self._add(name, value, tuple(domains) if domains is not None else None)
+        self._redactor = self._compile()
+
     def _add(self, name: Any, value: Any, domains: tuple[str, ...] | None) -> None:
         if not isinstance(name, str) or not _NAME.match(name):
             raise UserError(f"Secret name {name!r} must be letters, digits, '_', '.' or '-'.")
@@ -236,12 +247,15 @@ class Secrets:
     def _compile(self) -> re.Pattern[str] | None:
         if not self._items:
             return None
+        # A group is named for the secret's place in the insertion order, which ``add`` never changes: a
+        # redaction under way with the pattern before an ``add`` (another thread's) names the same secrets.
+        self._groups = {f"s{n}": name for n, name in enumerate(self._items)}
+        group = {name: f"s{n}" for n, name in enumerate(self._items)}
         # A longer value is tried first where two start alike ("adaa" and "adaa-password").
         ordered = sorted(self._items.values(), key=lambda s: len(s.value), reverse=True)
-        self._groups = {f"s{n}": secret.name for n, secret in enumerate(ordered)}
-        patterns = [_value_pattern(secret.value) for secret in ordered]
-        values = "|".join(f"(?P<s{n}>{pattern})" for n, (pattern, _) in enumerate(patterns))
-        starts = _STARTS + "".join(sorted({first for _, first in patterns}))
+        patterns = [(group[secret.name], *_value_pattern(secret.value)) for secret in ordered]
+        values = "|".join(f"(?P<{name}>{pattern})" for name, pattern, _ in patterns)
+        starts = _STARTS + "".join(sorted({first for _, _, first in patterns}))
         # This run's placeholders are matched first and kept as they are: never rewritten inside
         # themselves. Placeholder-shaped text naming no secret of the run is ordinary text.
         names = "|".join(re.escape(n) for n in sorted(self._items, key=len, reverse=True))

@@ -208,6 +208,12 @@ class Agent:
 
     async def _end_step(self, step: AgentStep) -> None:
         self.history.append(step)
+        path = self.settings.save_history_path
+        if path is not None:  # as it goes: a killed run leaves its last complete step
+            try:
+                self.history.save(path)
+            except OSError as exc:  # a full disk must not end the run; the save at its end says it again
+                logger.warning("Could not save the history to %s after step %d: %s", path, step.step, exc)
         await self.hooks.step_end(self, step)
 
     async def _loop(self, runner: StepRunner, session: BrowserSession, max_steps: int) -> None:

@@ -92,7 +92,7 @@ class Conversation:
         secrets: Secrets | None = None,
     ) -> None:
         self.task = task
-        self._secrets = secrets or Secrets()
+        self._secrets = secrets if secrets is not None else Secrets()  # the run's own: it may grow
         self._budget = max_input_tokens
         system = load_prompt("system.md").replace("{max_actions}", str(max_actions))
         system = system.replace("{actions}", actions)

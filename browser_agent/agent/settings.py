@@ -56,7 +56,10 @@ class AgentSettings(BaseModel):
     extend_system_message: str | None = None
     save_conversation_path: Path | None = None
     save_history_path: Path | None = Field(
-        default=None, description="Where Ctrl-C or stop() saves the history."
+        default=None,
+        description="Where the history is written after every step (atomically: a run killed even with "
+        "kill -9 leaves its last complete step) and when the run ends, however it ends. Without it, "
+        "Ctrl-C, SIGTERM, SIGHUP or stop() save to browser_agent_history.json.",
     )
     allowed_domains: tuple[str, ...] | None = Field(
         default=None,

@@ -78,9 +78,11 @@ def _run_command(args: argparse.Namespace) -> int:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"browser-agent {args.command}: {first}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (interrupts.Interrupted)
+        from browser_agent.interrupts import exit_code
+
+        print(f"interrupted ({exc})" if str(exc) else "interrupted", file=sys.stderr)
+        return exit_code(exc)
     return code
 
 

@@ -177,7 +177,7 @@ async def _run(
 
 def _main(args: argparse.Namespace) -> int:
     from browser_agent.batch import read_specs
-    from browser_agent.interrupts import run_interruptible
+    from browser_agent.interrupts import exit_code, run_interruptible
     from browser_agent.output.batch_progress import BatchProgress
     from browser_agent.output.console import make_console
 
@@ -194,13 +194,13 @@ def _main(args: argparse.Namespace) -> int:
     try:
         with progress:
             outcomes = run_interruptible(_run(args, todo, models, progress))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print(
             f"interrupted: {progress.done + progress.failed} of {len(todo)} tasks finished and are in "
             f"{args.out}; run the same command again to do the rest.",
             file=sys.stderr,
         )
-        return 130
+        return exit_code(exc)
     failed = sum(not outcome.success for outcome in outcomes)
     console.print(f"{len(outcomes) - failed} succeeded, {failed} failed; results in {args.out}")
     return 1 if failed else 0

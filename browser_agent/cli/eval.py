@@ -8,7 +8,7 @@
 
 One JSON line per episode is appended to ``--out`` as soon as it ends; the same command run again skips
 the episodes already there. Exit codes: 0 every episode ran (whatever their success); 2 a mistake the
-user can fix (said in one line); 130 interrupted.
+user can fix (said in one line); 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP).
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def _suite(args: argparse.Namespace) -> int:
 
 def _evaluate(args: argparse.Namespace, episodes: Sequence[Episode]) -> int:
     from browser_agent.eval import pending, read_records, run_episodes
-    from browser_agent.interrupts import run_interruptible
+    from browser_agent.interrupts import exit_code, run_interruptible
     from browser_agent.output.console import make_console
     from browser_agent.output.eval_progress import EvalProgress
 
@@ -194,13 +194,13 @@ def _evaluate(args: argparse.Namespace, episodes: Sequence[Episode]) -> int:
                         on_record=progress.episode_ended,
                     )
                 )
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             print(
                 f"interrupted: {progress.finished} of {len(todo)} episodes finished and are in {args.out}; "
                 "run the same command again to do the rest.",
                 file=sys.stderr,
             )
-            return 130
+            return exit_code(exc)
     else:
         console.print(f"All {len(episodes)} episodes are already in {args.out}; nothing to run.")
     wanted = {(e.name, e.seed) for e in episodes}

@@ -2,7 +2,7 @@
 
 Exit codes: 0 the task succeeded; 1 it ended without success (done with success=false, max steps,
 max failures); 2 a mistake the user can fix, such as a provider that cannot be used (said in one line);
-130 interrupted.
+130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 again with other values, without the model.
 
 Exit codes of ``run``: 0 every step was done, 1 a step could not be (the replay stopped, or a step was
-skipped or failed), 2 a mistake the user can fix (a bad file, an unknown input), 130 interrupted.
+skipped or failed), 2 a mistake the user can fix (a bad file, an unknown input), 130 interrupted
+(Ctrl-C; 143 SIGTERM, 129 SIGHUP).
 """
 
 from __future__ import annotations

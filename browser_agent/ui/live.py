@@ -28,6 +28,7 @@ from playwright.async_api import CDPSession, Page
 
 from browser_agent.browser.masking import detach, paint_boxes, secret_boxes, tab_sessions
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.watchdog import within
 from browser_agent.errors import BrowserError
 from browser_agent.ui.hub import Event, Hub
 
@@ -39,7 +40,7 @@ PageSource = Callable[[], Page | None]
 """Where the view looks: the tab the agent is on now (None while there is none)."""
 
 _IDLE_S = 0.2  # how often to look again for a tab, or for a tab change, when no frame comes
-_CAPTURE_S = 5.0  # longest one masked capture may take before it is given up
+_CAPTURE_S = 5.0  # longest one masked capture (or any one call into the tab) may take before it is given up
 _MAX_SIDE = 1600  # frames are scaled down to this many pixels at most
 _QUIET_S = 0.15  # after a recent frame, how long the agent must leave the page before streaming again
 _STALE_S = 2.0  # a frame older than this is recent no more: stream at once
@@ -121,13 +122,18 @@ class LiveView:
     def _still_on(self, page: Page) -> bool:
         return self._source() is page and not page.is_closed()
 
+    def _unmasked_on(self, page: Page) -> bool:
+        """Whether the screencast may go on: the same tab, and still no secret to mask (a person typing
+        during a take-over adds some: the stream turns to masked captures at once)."""
+        return self._still_on(page) and not self._mask_values
+
     async def _screencast(self, page: Page) -> None:
         """Stream ``page``'s screencast until the agent moves to another tab; stopped while held."""
-        cdp = await page.context.new_cdp_session(page)
+        cdp = await within(page.context.new_cdp_session(page), _CAPTURE_S)
         arrived: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         cdp.on("Page.screencastFrame", arrived.put_nowait)
         try:
-            while self._still_on(page):
+            while self._unmasked_on(page):
                 if not await self._wait_free():
                     continue
                 async with asyncio.timeout(_CAPTURE_S):
@@ -145,7 +151,7 @@ class LiveView:
         self, page: Page, cdp: CDPSession, arrived: asyncio.Queue[dict[str, Any]]
     ) -> None:
         """Publish the frames as they come, ``fps`` a second at most, until the stream is held."""
-        while self._still_on(page) and self._free.is_set():
+        while self._unmasked_on(page) and self._free.is_set():
             frame = await self._unless_held(arrived.get(), _IDLE_S)
             if frame is None:
                 continue
@@ -190,20 +196,20 @@ class LiveView:
                 started = time.monotonic()
                 now = {f.url + "#" + f.name for f in page.frames}  # a frame came or went: new sessions
                 if not sessions or now != frames:
-                    await detach(sessions)
-                    sessions, frames, worlds = await tab_sessions(page), now, {}
+                    await _quietly_detach(sessions)
+                    sessions, frames, worlds = await within(tab_sessions(page), _CAPTURE_S), now, {}
                 try:
                     async with asyncio.timeout(_CAPTURE_S):
                         shot = await self._masked(sessions, worlds)
                 except TimeoutError:  # a tab that does not answer (navigating): start again with it
-                    await detach(sessions)
+                    await _quietly_detach(sessions)
                     sessions, shot = [], None
                 if shot is not None and shot[0] != last:
                     last, (jpeg, width, height, taken) = shot[0], shot
                     self._publish(jpeg, width, height, taken)
                 await asyncio.sleep(max(0.0, 1 / self.fps - (time.monotonic() - started)))
         finally:
-            await detach(sessions)
+            await _quietly_detach(sessions)
 
     async def _masked(
         self, sessions: list[CDPSession], worlds: dict[str, int]
@@ -246,7 +252,13 @@ def _said(task: asyncio.Task[None]) -> None:
 
 
 async def _quietly_stop(cdp: CDPSession) -> None:
-    with contextlib.suppress(PlaywrightError):
-        await cdp.send("Page.stopScreencast")
-    with contextlib.suppress(PlaywrightError):
-        await cdp.detach()
+    with contextlib.suppress(PlaywrightError, TimeoutError):
+        await within(cdp.send("Page.stopScreencast"), _CAPTURE_S)
+    with contextlib.suppress(PlaywrightError, TimeoutError):
+        await within(cdp.detach(), _CAPTURE_S)
+
+
+async def _quietly_detach(sessions: list[CDPSession]) -> None:
+    """Detach ``sessions``, giving up on a tab that does not answer (its sessions end with it)."""
+    with contextlib.suppress(TimeoutError):
+        await within(detach(sessions), _CAPTURE_S)

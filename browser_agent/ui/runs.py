@@ -3,25 +3,35 @@ the timeline and point the live view at the agent's tab.
 
 The agent pauses between steps (``Agent.pause`` lets the step under way finish), so the run is
 ``pausing`` until that step ends and ``paused`` after: only then may the person take over the tab.
-On resume, what they did is told to the model (``Agent.tell``).
+On resume, what they did is told to the model (``Agent.tell``). What they typed becomes a secret of the
+run (``typed_1``, ``typed_2``, ... scoped to the site it was typed on) as each run of typing ends: the
+page view, the model's prompts, the timeline, the saved history, the report and the log show its
+placeholder from then on, and the live view masks it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Literal
 
+from browser_agent import artifacts
 from browser_agent.agent import Agent, AgentHooks
 from browser_agent.agent.hooks import StepPhase
+from browser_agent.browser.domains import origin_of
+from browser_agent.browser.watchdog import responds
 from browser_agent.errors import UserError
 from browser_agent.record import AgentHistory, AgentStep
+from browser_agent.sensitive import MIN_SECRET_LENGTH
 from browser_agent.ui.hub import Hub
 from browser_agent.ui.live import LiveView
-from browser_agent.ui.takeover import InputEvent, TakeoverLog, forward
+from browser_agent.ui.takeover import InputEvent, TabNotAnswering, TakeoverLog, forward
 from browser_agent.ui.timeline import marks_event, run_end_event, step_end_event, step_start_event
 
 __all__ = ["RunControl", "RunState"]
 
 RunState = Literal["idle", "running", "pausing", "paused", "stopping", "ended"]
+
+_UNANSWERED_S = 30.0  # how long a tab that did not take an input is waited for before input is tried again
 
 
 class RunControl:
@@ -34,6 +44,7 @@ class RunControl:
         self.state: RunState = "idle"
         self._in_step = False
         self._takeover: TakeoverLog | None = None
+        self._unanswered: asyncio.Task[bool] | None = None  # waits for a tab that did not take an input
 
     # -- attaching -------------------------------------------------------------------------------
 
@@ -45,9 +56,7 @@ class RunControl:
             raise UserError("A run is already under way in this UI; stop it or wait for its end first.")
         self.agent, self.state, self._in_step, self._takeover = agent, "running", False, None
         self.hub.clear()
-        self.live.follow(
-            lambda: agent.session.page if agent.session is not None else None, agent.secrets.values()
-        )
+        self._follow(agent)
         self.hub.publish({"type": "run_start", "task": agent.history.task, "names": sorted(agent.secrets)})
         self._say_state()
 
@@ -94,7 +103,8 @@ class RunControl:
         """The run ended (``error``: it could not start, or failed; already redacted)."""
         if self.state == "ended":
             return
-        self.state, self._takeover = "ended", None
+        self.state = "ended"
+        self._end_takeover()
         self.live.hold(False)
         event = run_end_event(history) if history is not None else {"type": "run_end", "end_reason": "error"}
         if error:
@@ -116,19 +126,23 @@ class RunControl:
 
     def resume(self) -> None:
         agent = self._running_agent()
+        if self._takeover is not None:
+            self._keep_typed(agent, self._takeover.take_typed(finish=True))
         if self._takeover is not None and agent.session is not None:
             note = self._takeover.note(agent.session.page.url)
             if note is not None:
                 agent.tell(note)
                 self.hub.publish({"type": "note", "text": agent.secrets.redact(note)})
-        self._takeover = None
+        self._end_takeover()
         agent.resume()
         self.state = "running"
         self._say_state()
 
     def stop(self) -> None:
         agent = self._running_agent()
-        self._takeover = None
+        if self._takeover is not None:
+            self._keep_typed(agent, self._takeover.take_typed(finish=True))
+        self._end_takeover()
         agent.stop()
         self.state = "stopping"
         self._say_state()
@@ -143,7 +157,20 @@ class RunControl:
         agent = self._running_agent()
         if self.state != "paused" or self._takeover is None or agent.session is None:
             raise UserError("Pause the run (and wait for its step to end) before taking over the page.")
-        await forward(agent.session.page, event, self._takeover)
+        if self._unanswered is not None and not self._unanswered.done():
+            raise UserError(
+                "The tab still does not answer (a script of the page keeps it busy); this input was not "
+                "sent. Resume to let the agent go on (it stops a script that never yields), or stop the run."
+            )
+        log, page = self._takeover, agent.session.page
+        try:
+            await forward(page, event, log)
+        except TabNotAnswering:
+            # until the tab answers again, input is refused at once instead of each waiting ANSWER_S
+            self._unanswered = asyncio.get_running_loop().create_task(responds(page, _UNANSWERED_S))
+            raise
+        finally:
+            self._keep_typed(agent, log.take_typed())
 
     def status(self) -> dict[str, Any]:
         return {"type": "state", "state": self.state}
@@ -154,6 +181,37 @@ class RunControl:
         if self.agent is None or self.state in ("idle", "ended"):
             raise UserError("No run is under way; start one first.")
         return self.agent
+
+    def _end_takeover(self) -> None:
+        self._takeover = None
+        if self._unanswered is not None:
+            self._unanswered.cancel()
+            self._unanswered = None
+
+    def _follow(self, agent: Agent) -> None:
+        """Point the live view at ``agent``'s tab, masking the run's secrets (typed ones too)."""
+        self.live.follow(
+            lambda: agent.session.page if agent.session is not None else None, agent.secrets.values()
+        )
+
+    def _keep_typed(self, agent: Agent, typed: list[tuple[str, str]]) -> None:
+        """Make each value the person typed a secret of ``agent``'s run, redacted from everything the
+        process writes from now on. A value too short to redact without rewriting ordinary text is left
+        out (no element description carries what was typed anyway)."""
+        known = set(agent.secrets.values())
+        added = False
+        for value, url in typed:
+            if len(value.strip()) < MIN_SECRET_LENGTH or value in known:
+                continue
+            number = 1
+            while f"typed_{number}" in agent.secrets:
+                number += 1
+            agent.secrets.add(f"typed_{number}", value, domains=(origin_of(url),))
+            known.add(value)
+            added = True
+        if added:
+            artifacts.remember(agent.secrets)
+            self._follow(agent)
 
     def _paused(self) -> None:
         agent = self._running_agent()

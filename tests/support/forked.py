@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["python_run", "worker_python"]
+__all__ = ["Running", "python_run", "python_start", "worker_python"]
 
 # What the package's commands and the examples import: loaded once in the server, shared by every child.
 PRELOAD = (
@@ -103,6 +103,40 @@ def python_run(
             command, capture_output=True, text=True, timeout=timeout, env=dict(env), cwd=cwd, check=False
         )
     return _Server.get().run(command, dict(env), str(cwd or os.getcwd()), timeout)
+
+
+def python_start(args: Sequence[str], *, env: Mapping[str, str], cwd: str | Path | None = None) -> Running:
+    """``python ARGS`` started as ``python_run`` starts it, without waiting for its end: its ``pid`` (to
+    send it a signal), and ``wait(timeout)`` for what ``python_run`` would have returned."""
+    return _Server.get().start([sys.executable, *args], dict(env), str(cwd or os.getcwd()))
+
+
+class Running:
+    """A command started by ``python_start``; its output is read as it comes (a full pipe would stall it)."""
+
+    def __init__(self, command: list[str], pid: int, conn: socket.socket, out_r: int, err_r: int) -> None:
+        self.command, self.pid, self._conn = command, pid, conn
+        self._output: list[tuple[bytes, bytes]] = []
+        self._reader = threading.Thread(target=self._read, args=(out_r, err_r), daemon=True)
+        self._reader.start()
+
+    def _read(self, out_r: int, err_r: int) -> None:
+        self._output.append(_read_both(out_r, err_r, time.monotonic() + 3600))
+
+    def wait(self, timeout: float) -> subprocess.CompletedProcess[str]:
+        """Its end, within ``timeout`` seconds (past them it is killed: ``TimeoutExpired``)."""
+        deadline = time.monotonic() + timeout
+        with self._conn:
+            try:
+                self._conn.settimeout(max(0.1, timeout))
+                code = _number(self._conn.recv(64))
+            except (TimeoutError, OSError) as exc:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
+                raise subprocess.TimeoutExpired(self.command, timeout) from exc
+        self._reader.join(max(0.1, deadline - time.monotonic()))
+        out, err = self._output[0] if self._output else (b"", b"")
+        return subprocess.CompletedProcess(self.command, code, _text(out), _text(err))
 
 
 def worker_python(tests: Sequence[str] = ()) -> str | None:
@@ -165,6 +199,17 @@ class _Server:
         if self.process.poll() is None:
             self.process.kill()
         shutil.rmtree(os.path.dirname(self.path), ignore_errors=True)
+
+    def start(self, command: list[str], env: dict[str, str], cwd: str) -> Running:
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        null = os.open(os.devnull, os.O_RDONLY)
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        conn.connect(self.path)
+        _ask(conn, command[1:], env, cwd, [null, out_w, err_w])
+        for fd in (null, out_w, err_w):
+            os.close(fd)
+        return Running(command, _number(conn.recv(64)), conn, out_r, err_r)
 
     def run(
         self, command: list[str], env: dict[str, str], cwd: str, timeout: float

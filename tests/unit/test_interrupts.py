@@ -11,13 +11,13 @@ import time
 import pytest
 
 from browser_agent.browser.watchdog import within
-from browser_agent.interrupts import in_a_thread_on_this_loop, run_interruptible
+from browser_agent.interrupts import Interrupted, exit_code, in_a_thread_on_this_loop, run_interruptible
 
 
-def _sigint_from_another_thread(after_s: float) -> None:
+def _sigint_from_another_thread(after_s: float, sent: int = signal.SIGINT) -> None:
     def send() -> None:
         time.sleep(after_s)
-        signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # this thread takes it, not the main one
+        signal.pthread_kill(threading.get_ident(), sent)  # this thread takes it, not the main one
 
     threading.Thread(target=send, daemon=True).start()
 
@@ -38,6 +38,53 @@ def test_sigint_taken_by_another_thread_cancels_the_run_at_once() -> None:
     assert time.monotonic() - start < 5, "the Ctrl-C waited for the loop's next timer"
     assert cleaned == [True], "the run's clean-up ran"
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the usual handler is back"
+
+
+@pytest.mark.parametrize(
+    ("sent", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
+)
+def test_sigterm_and_sighup_cancel_the_run_as_ctrl_c_does_and_name_their_exit_code(
+    sent: signal.Signals, code: int
+) -> None:
+    cleaned = []
+
+    async def long_wait() -> None:
+        try:
+            await asyncio.sleep(30)
+        finally:
+            cleaned.append(True)
+
+    before = signal.getsignal(sent)
+    _sigint_from_another_thread(0.3, sent)
+    start = time.monotonic()
+    with pytest.raises(Interrupted) as raised:
+        run_interruptible(long_wait())
+    assert time.monotonic() - start < 5 and cleaned == [True], "cancelled at once, its clean-up ran"
+    assert raised.value.signum == sent and exit_code(raised.value) == code
+    assert signal.getsignal(sent) is before, "the handler before is back"
+
+
+def test_an_ignored_sighup_or_an_applications_own_handler_is_left_alone() -> None:
+    taken: list[int] = []
+
+    async def wait_out_the_signals() -> str:
+        signal.pthread_kill(threading.get_ident(), signal.SIGHUP)  # ignored: nothing happens
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)  # the application's handler takes it
+        await asyncio.sleep(0.3)
+        return "went on"
+
+    def own(number: int, _frame: object) -> None:
+        taken.append(number)
+
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN), signal.signal(signal.SIGTERM, own)
+    try:
+        assert run_interruptible(wait_out_the_signals()) == "went on"
+        assert taken == [signal.SIGTERM]
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN and signal.getsignal(signal.SIGTERM) is own
+    finally:
+        signal.signal(signal.SIGHUP, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
+    assert exit_code(KeyboardInterrupt()) == 130, "a Ctrl-C raised by other code"
 
 
 def test_a_run_that_ends_returns_its_value_and_restores_the_handler() -> None:

@@ -287,3 +287,24 @@ def test_property_no_encoding_of_a_secret_survives_redaction(value: str, encoder
     shown = ENCODERS[encoder](value)
     out = secrets.redact(f"x {shown} y")
     assert out == "x <secret>pw</secret> y"
+
+
+def test_a_secret_added_later_is_redacted_by_every_holder_and_filled_only_on_its_site() -> None:
+    secrets = Secrets()
+    before = secrets.redact  # a holder that kept the method, as a capture's ``redact=`` does
+    assert before("typed HumanPW-4711") == "typed HumanPW-4711"
+    secrets.add("typed_1", "HumanPW-4711", domains=("http://127.0.0.1:8000",))
+    assert before("typed HumanPW%2D4711 and HumanPW-4711") == (
+        "typed <secret>typed_1</secret> and <secret>typed_1</secret>"
+    )
+    # a pattern compiled before an ``add`` still names its secrets right (another thread may be using it)
+    old = secrets._redactor
+    secrets.add("typed_2", "a-much-longer-HumanPW-4711-value")
+    assert old is not None and old.sub(secrets._replacement, "x HumanPW-4711") == "x <secret>typed_1</secret>"
+    assert secrets.redact("a-much-longer-HumanPW-4711-value") == "<secret>typed_2</secret>"
+    assert secrets.fill("<secret>typed_1</secret>", "http://127.0.0.1:8000/x", matches_any) == "HumanPW-4711"
+    with pytest.raises(ActionError, match=re.escape("may only be used on http://127.0.0.1:8000")):
+        secrets.fill("<secret>typed_1</secret>", "https://evil.example/", matches_any)
+    with pytest.raises(UserError, match="at least 4"):
+        secrets.add("typed_3", "abc")
+    assert list(secrets) == ["typed_1", "typed_2"]

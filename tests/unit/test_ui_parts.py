@@ -115,6 +115,19 @@ def test_take_over_is_told_in_words_without_what_was_typed() -> None:
     assert "went from http://a.test/login to http://a.test/home" in note
 
 
+def test_each_run_of_typing_is_kept_apart_with_its_page() -> None:
+    log = TakeoverLog(start_url="http://a.test/login")
+    log.type("HumanPW", "http://a.test/login")
+    log.type("-4711x", "http://a.test/login")
+    log.erase()  # Backspace: the last character is gone from the field
+    assert log.take_typed() == [], "the run of typing goes on"
+    log.end_typing()  # any other input (a click, a key, a scroll) ends it
+    log.type("ada", "http://b.test/")
+    assert log.take_typed() == [("HumanPW-4711", "http://a.test/login")]
+    assert log.take_typed(finish=True) == [("ada", "http://b.test/")]
+    assert log.take_typed(finish=True) == []
+
+
 def test_input_events_are_checked() -> None:
     assert InputEvent.parse({"kind": "click", "x": 10, "y": 20}).x == 10
     with pytest.raises(UserError, match="not forwarded"):
