@@ -10,9 +10,11 @@ from __future__ import annotations
 import html
 import itertools
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from browser_agent.demo.catalog import PRODUCTS, Layout, Product
@@ -39,6 +41,14 @@ class Order:
     name: str
     email: str
     shipping: str
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """A browser that closes mid-request (its run ended) is no error of the shop's: no traceback."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def _cart(cookie: str) -> tuple[Product, int] | None:
@@ -164,7 +174,7 @@ class DemoSite:
                 self.end_headers()
                 self.wfile.write((body or "<h1>Not found</h1>").encode())
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
