@@ -80,7 +80,10 @@ def _base_url(steps: Sequence[ExportStep], inputs: Inputs) -> str | None:
     first = next((s for s in steps if s.action == "go_to_url"), None)
     if first is None or "<secret>" in str(first.params.get("url", "")):
         return None
-    parts = urlsplit(str(first.params["url"]))
+    try:
+        parts = urlsplit(str(first.params["url"]))
+    except ValueError:  # a malformed recorded address has no site to name
+        return None
     if not parts.scheme or not parts.netloc:
         return None
     return inputs.add("base_url", f"{parts.scheme}://{parts.netloc}/").value
@@ -177,8 +180,11 @@ def _test(checks: list[str]) -> list[str]:
 def _checks(ending: Ending, inputs: Inputs, writer: StepWriter) -> list[str]:
     """Playwright assertions for the page the run ended on and the text the agent reported."""
     lines: list[str] = []
-    if ending.url and ending.url != "about:blank":
-        target = urlsplit(ending.url)._replace(query="", fragment="").geturl()
+    try:
+        target = urlsplit(ending.url)._replace(query="", fragment="").geturl() if ending.url else ""
+    except ValueError:  # a malformed recorded address: no check of the page's address
+        target = ""
+    if target and ending.url != "about:blank":
         where = writer.url(target)
         pattern = f"re.escape({where})" if where.startswith("base_url") else py_string(re.escape(target))
         pattern = pattern.replace("base_url", "BASE_URL")
