@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from browser_agent.agent import AgentSettings
 from browser_agent.agent.conversation import Conversation
+from browser_agent.browser import BrowserConfig
 from browser_agent.controller import Controller
 from browser_agent.errors import UserError
 from browser_agent.record import AgentHistory
@@ -17,8 +19,6 @@ from browser_agent.sensitive import Secrets
 from browser_agent.ui.ask_human import ASK_HUMAN, HumanChannel, with_ask_human
 from browser_agent.ui.auth import TokenGuard
 from browser_agent.ui.hub import Hub, Viewer
-from browser_agent.agent import AgentSettings
-from browser_agent.browser import BrowserConfig
 from browser_agent.ui.launch import RunForm, RunSetup, _chosen, _fence, secret_names
 from browser_agent.ui.past import history_path, list_runs
 from browser_agent.ui.takeover import InputEvent, TakeoverLog
