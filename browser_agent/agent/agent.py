@@ -32,7 +32,7 @@ from browser_agent.controller import Controller
 from browser_agent.errors import AgentRunError, ModelError, ProviderUnreachableError
 from browser_agent.interrupts import run_interruptible
 from browser_agent.llm import TokenUsage
-from browser_agent.playback import ReplayOptions, ReplayReport, replay
+from browser_agent.playback import ReplayOptions, ReplayReport, replay, replay_fence
 from browser_agent.playback.runner import Listener
 from browser_agent.record import AgentHistory, AgentStep
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
@@ -129,8 +129,17 @@ class Agent:
     async def rerun_history(
         self, history: AgentHistory, options: ReplayOptions | None = None, on_action: Listener | None = None
     ) -> ReplayReport:
-        """Replay ``history`` on this agent's browser without calling the model (see ``replay``)."""
+        """Replay ``history`` on this agent's browser without calling the model (see ``replay``).
+
+        The agent's fence is a limit of the replay (``browser/fence_rule.py``): a history recorded under
+        a wider fence, or none, keeps to the agent's.
+
+        Raises:
+            UserError: the replay's fence is not within the agent's.
+        """
         opts = options or ReplayOptions(sensitive_data=self.secrets)
+        agents = FenceSource.limit("the agent's fence", self._config.allowed_domains)
+        opts = replace(opts, allowed_domains=replay_fence(history, opts, agents))
         async with self._session() as session:
             return await replay(history, session, self.controller, opts, on_action)
 

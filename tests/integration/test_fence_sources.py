@@ -79,6 +79,26 @@ async def test_the_agent_keeps_to_the_narrower_of_its_browser_and_settings_fence
     assert any(f"blocked: {bad.origin} is outside the allowed domains" in (e or "") for e in history.errors())
 
 
+async def test_an_agent_s_replay_of_a_history_saved_without_a_fence_keeps_to_the_agent_s(
+    browser: Browser, tmp_path: Path, good: AllowedSite, bad: DisallowedSite
+) -> None:
+    bad.requests.clear()
+    history = AgentHistory.load(saved_run(tmp_path / "run.json", good.url("/"), f"{bad.origin}/rerun"))
+    session = BrowserSession(BrowserConfig(settle_max_ms=1_000), browser=browser)
+    agent = Agent(
+        "t",
+        ScriptedChatModel(replies=[]),
+        browser=session,
+        settings=AgentSettings(allowed_domains=(good.origin,)),
+    )
+    try:
+        report = await agent.rerun_history(history)
+    finally:
+        await session.close()
+    assert bad.requests == []
+    assert report.stopped is not None and f"blocked: {bad.origin}" in report.stopped
+
+
 @pytest.mark.parametrize("fenced", [False, True])
 async def test_a_malformed_address_from_the_model_is_an_error_it_reads_and_the_run_goes_on(
     session: BrowserSession, good: AllowedSite, fenced: bool
