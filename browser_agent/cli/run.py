@@ -89,6 +89,12 @@ def _main(args: argparse.Namespace) -> int:
             raise UserError(f"--{flag.replace('_', '-')} {getattr(args, flag)}: give at least 1.")
     if args.gif:
         require("PIL.Image", "gif", "--gif")  # before any token is spent
+    if args.start_url:
+        from browser_agent.browser.addresses import address_fault
+
+        fault = address_fault(args.start_url)
+        if fault is not None:
+            raise UserError(f"--start-url {args.start_url!r} is not a valid address: {fault}.")
     check_login(args)
     # First the model: a dead server, a missing package or key is said before the agent and browser load
     llm = model_options(args).load()

@@ -219,4 +219,7 @@ def _one_line(text: str) -> str:
 
 
 def _short(url: str) -> str:
-    return urlsplit(url).path or "/"
+    try:
+        return urlsplit(url).path or "/"
+    except ValueError:  # a malformed recorded address: shown as it was
+        return url

@@ -83,3 +83,32 @@ def test_a_task_naming_a_malformed_address_opens_nothing() -> None:
     assert task_url("Open http://[zz/ and buy") is None
     assert task_url("Open http://a:99999/shop") is None
     assert task_url("Open https://shop.example/") == "https://shop.example/"
+
+
+def test_a_malformed_start_url_on_the_command_line_is_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from browser_agent.cli import main
+
+    assert main(["run", "Buy it", "--start-url", "http://[zz/", "--model", "openai:gpt-4o"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "--start-url 'http://[zz/' is not a valid address: Invalid IPv6 URL." in err
+
+
+def test_a_recorded_malformed_address_exports_without_raising() -> None:
+    from browser_agent.controller import ActionResult
+    from browser_agent.export import export_history
+    from browser_agent.record import ActionCall, AgentHistory, AgentStep, StepOutput
+
+    steps = [
+        AgentStep(
+            step=number,
+            url=url,
+            model_output=StepOutput(action=[ActionCall(name="go_to_url", params={"url": url})]),
+            results=[ActionResult(action="go_to_url", is_done=number == 2, extracted_content="ok")],
+        )
+        for number, url in enumerate(("http://[zz/", "http://a:99999/"), start=1)
+    ]
+    script = export_history(AgentHistory(task="t", steps=steps), pytest=True)
+    assert "http://[zz/" in script.source
