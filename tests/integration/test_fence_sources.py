@@ -108,18 +108,23 @@ async def test_a_malformed_address_from_the_model_is_an_error_it_reads_and_the_r
             reply("go", go("http://[zz/")),
             reply("tab", {"action": "open_tab", "url": "http://127.0.0.1:99999/"}),
             reply("again", go("http://exa mple.com/"), go("http://a\x00b/")),
+            reply("secret", go("http://[127.0.0.1/?pw=<secret>pw</secret>")),
             reply("home", go(good.url("/"))),
             finish(),
         ]
     )
     settings = AgentSettings(allowed_domains=(good.origin,) if fenced else None)
-    history = await Agent("Open http://[zz/ please", model, browser=session, settings=settings).run(6)
+    scoped = {"http://127.0.0.1:*": {"pw": PASSWORD}}  # filled only into addresses of that site
+    agent = Agent("Open http://[zz/ please", model, browser=session, settings=settings, sensitive_data=scoped)
+    history = await agent.run(7)
     assert history.is_done() and history.error is None
     errors = [e for e in history.errors() if e]
-    assert len(errors) == 3, errors  # one per failed step; the second address of step 3 never ran
-    assert all(e.startswith("not a valid address: ") for e in errors), errors
+    assert len(errors) == 4, errors  # one per failed step; the second address of step 3 never ran
+    assert all(e.startswith("not a valid address: ") for e in errors[:3]), errors
+    assert "this address leads elsewhere; nothing was opened" in errors[3]  # the secret stays home
     assert "(Invalid IPv6 URL)" in errors[0] and "(Port out of range 0-65535)" in errors[1]
     assert "(its host holds a space)" in errors[2]
+    assert PASSWORD not in json.dumps(history.model_dump(mode="json"))
     assert session.page.url == good.url("/")
 
 
