@@ -112,3 +112,12 @@ def test_a_recorded_malformed_address_exports_without_raising() -> None:
     ]
     script = export_history(AgentHistory(task="t", steps=steps), pytest=True)
     assert "http://[zz/" in script.source
+
+
+def test_inspect_of_a_malformed_address_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from browser_agent.cli import main
+
+    assert main(["inspect", "http://a:99999/"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "'http://a:99999/' is not a valid address: Port out of range 0-65535." in err
