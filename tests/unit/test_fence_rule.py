@@ -176,3 +176,33 @@ def test_two_limits_both_bound_the_result() -> None:
     assert resolve_fence(inner, outer) == ("x.a.test",)
     with pytest.raises(UserError, match="is not within"):
         resolve_fence(outer, limit("another", ("b.test",)))
+
+
+def _grammar_patterns() -> list[str]:
+    hosts = ["a.test", "b.a.test", "*.a.test", "*.b.a.test", "127.0.0.1", "abc", "a?c", "a*c", "*"]
+    ports = ["", ":*", ":80", ":8000"]
+    found = {"*", "http:", "https:", "data:"}
+    for host, port in itertools.product(hosts, ports):
+        if host != "*":
+            found.add(host + port)
+        for scheme in ("http", "https", "*"):
+            found.add(f"{scheme}://{host}{port}")
+    return sorted(found)
+
+
+def _grammar_urls() -> list[str]:
+    hosts = ["a.test", "b.a.test", "c.b.a.test", "xa.test", "a.test.evil", "127.0.0.1", "abc", "a.abc"]
+    ports = ["", ":80", ":8000", ":9"]
+    urls = [f"{s}://{h}{p}/x" for s, h, p in itertools.product(("http", "https", "ws"), hosts, ports)]
+    return [*urls, "data:text/html,x", "file:///x", "http:///nohost", "mailto:a@a.test"]
+
+
+def test_coverage_is_sound_over_a_whole_grammar_of_patterns() -> None:
+    """Every pair of patterns built from hosts, wildcards, ports and schemes: when one is said to cover
+    the other, no address the narrow one lets through is refused by the wide one."""
+    patterns, urls = _grammar_patterns(), _grammar_urls()
+    matched = {p: {u for u in urls if matches_domain(u, p)} for p in patterns}
+    covered = [(w, n) for w, n in itertools.product(patterns, patterns) if pattern_covers(w, n)]
+    assert len(covered) > 3 * len(patterns), "the check says yes to more than identical patterns"
+    for wide, narrow in covered:
+        assert matched[narrow] <= matched[wide], (wide, narrow, sorted(matched[narrow] - matched[wide]))
