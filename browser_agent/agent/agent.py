@@ -27,12 +27,13 @@ from browser_agent.agent.planner import make_plan
 from browser_agent.agent.settings import DEFAULT_MAX_STEPS, AgentSettings
 from browser_agent.agent.step_runner import StepDeps, StepRunner
 from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.browser.watchdog import within
 from browser_agent.controller import Controller
-from browser_agent.errors import AgentRunError, ModelError, ProviderUnreachableError, UserError
+from browser_agent.errors import AgentRunError, ModelError, ProviderUnreachableError
 from browser_agent.interrupts import run_interruptible
 from browser_agent.llm import TokenUsage
-from browser_agent.playback import ReplayOptions, ReplayReport, replay
+from browser_agent.playback import ReplayOptions, ReplayReport, replay, replay_fence
 from browser_agent.playback.runner import Listener
 from browser_agent.record import AgentHistory, AgentStep
 from browser_agent.sensitive import Secrets, SensitiveData
@@ -129,8 +130,17 @@ class Agent:
     async def rerun_history(
         self, history: AgentHistory, options: ReplayOptions | None = None, on_action: Listener | None = None
     ) -> ReplayReport:
-        """Replay ``history`` on this agent's browser without calling the model (see ``replay``)."""
+        """Replay ``history`` on this agent's browser without calling the model (see ``replay``).
+
+        The agent's fence is a limit of the replay (``browser/fence_rule.py``): a history recorded under
+        a wider fence, or none, keeps to the agent's.
+
+        Raises:
+            UserError: the replay's fence is not within the agent's.
+        """
         opts = options or ReplayOptions(sensitive_data=self.secrets)
+        agents = FenceSource.limit("the agent's fence", self._config.allowed_domains)
+        opts = replace(opts, allowed_domains=replay_fence(history, opts, agents))
         async with self._session() as session:
             return await replay(history, session, self.controller, opts, on_action)
 
@@ -298,27 +308,24 @@ class Agent:
             return None
 
     def _fence(self, config: BrowserConfig) -> tuple[str, ...] | None:
-        """The domains the run's browser is fenced to. The fence lives in the browser's configuration
-        (the session's, or the config the agent launches with); ``AgentSettings.allowed_domains`` is a
-        shortcut that sets it.
+        """The domains the run's browser is fenced to, by the one rule (``browser/fence_rule.py``): the
+        browser's (the session's, or the config the agent launches with) and
+        ``AgentSettings.allowed_domains``, a shortcut, are two choices; the narrower wins.
 
         Raises:
-            UserError: the settings and the browser give two different fences.
+            UserError: the settings and the browser give two fences, neither within the other.
         """
-        shortcut = self.settings.allowed_domains
         given = self.session.allowed_domains if self.session is not None else config.allowed_domains
-        if shortcut is not None and given is not None and set(shortcut) != set(given):
-            raise UserError(
-                f"The browser is limited to {list(given)} and AgentSettings.allowed_domains to "
-                f"{list(shortcut)}; give the allowed domains in one place (BrowserConfig.allowed_domains)."
-            )
-        return given if given is not None else shortcut
+        return resolve_fence(
+            FenceSource.choice("the browser's allowed_domains", given),
+            FenceSource.choice("AgentSettings.allowed_domains", self.settings.allowed_domains),
+        )
 
     @asynccontextmanager
     async def _session(self) -> AsyncIterator[BrowserSession]:
         if self.session is not None:
-            if self.settings.allowed_domains is not None:  # before start: then the whole fence applies
-                await self.session.fence_to(self.settings.allowed_domains)
+            if self._config.allowed_domains is not None:  # before start: then the whole fence applies
+                await self.session.fence_to(self._config.allowed_domains)
             await self.session.start()
             with self.session.driven_by(self.history.task):  # one running agent per session
                 yield self.session

@@ -64,7 +64,8 @@ class AgentSettings(BaseModel):
     allowed_domains: tuple[str, ...] | None = Field(
         default=None,
         description="A shortcut for BrowserConfig.allowed_domains of the agent's browser (the fence lives "
-        "in the browser's configuration; giving both differently is an error).",
+        "in the browser's configuration; given both, the narrower applies, and two fences neither within "
+        "the other are an error).",
     )
     allowed_files: tuple[Path, ...] = ()
     retry_attempts: int = Field(

@@ -25,6 +25,7 @@ from browser_agent.batch.options import BatchOptions
 from browser_agent.batch.outcome import TaskOutcome
 from browser_agent.batch.spec import TaskSpec
 from browser_agent.browser import BrowserSession
+from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.controller import Controller
 from browser_agent.errors import BrowserAgentError
 from browser_agent.record import AgentHistory
@@ -54,17 +55,32 @@ class TaskKit:
     save_dir: Path
     controller: Controller = field(default_factory=Controller)  # shared: agents only read it
 
-    def settings_for(self, spec: TaskSpec) -> AgentSettings:
+    def settings_for(self, spec: TaskSpec, fence: tuple[str, ...] | None) -> AgentSettings:
+        """The batch's settings for ``spec``, kept to ``fence`` (``task_fence``)."""
         settings = self.options.settings
-        update: dict[str, Any] = {"save_history_path": history_file(self.save_dir, spec.task_id)}
+        update: dict[str, Any] = {
+            "save_history_path": history_file(self.save_dir, spec.task_id),
+            "allowed_domains": fence,
+        }
         if spec.start_url:
             update["initial_actions"] = [
                 {"action": "go_to_url", "url": spec.start_url},
                 *settings.initial_actions,
             ]
-        if spec.allowed_domains is not None:
-            update["allowed_domains"] = spec.allowed_domains
         return settings.model_copy(update=update)
+
+    def task_fence(self, spec: TaskSpec, endpoint: Endpoint) -> tuple[str, ...] | None:
+        """The fence of ``spec``'s run, by the one rule (``browser/fence_rule.py``): the task's own list is
+        a choice; the batch's (its settings' and its browsers') are defaults for tasks without one.
+
+        Raises:
+            UserError: the batch's two defaults differ and neither is within the other.
+        """
+        return resolve_fence(
+            FenceSource.choice(f"task {spec.task_id}'s allowed_domains", spec.allowed_domains),
+            FenceSource.default("the batch's allowed_domains", self.options.settings.allowed_domains),
+            FenceSource.default("the batch's browser fence", endpoint.config.allowed_domains),
+        )
 
 
 class _Run:
@@ -81,10 +97,9 @@ class _Run:
         spec, kit = self.spec, self.kit
         # a secret too short to redact is a UserError here
         self.secrets = artifacts.remember(Secrets(spec.secrets()))
-        settings = kit.settings_for(spec)
-        config = endpoint.config
-        if settings.allowed_domains is not None:
-            config = config.model_copy(update={"allowed_domains": settings.allowed_domains})
+        fence = kit.task_fence(spec, endpoint)
+        settings = kit.settings_for(spec, fence)
+        config = endpoint.config.model_copy(update={"allowed_domains": fence})
         session = BrowserSession(config, browser=endpoint.browser)
         agent = Agent(
             spec.task,

@@ -1,11 +1,12 @@
-"""Allow-list matching of URLs against domain patterns."""
+"""Allow-list matching of URLs against domain patterns. Never raises: an address Python cannot read
+(``http://[zz/``) or whose port is not one is on no list, so a fence refuses it."""
 
 from __future__ import annotations
 
 import fnmatch
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 
+from browser_agent.browser.addresses import port_of, split_address
 from browser_agent.errors import DomainNotAllowedError
 
 __all__ = [
@@ -27,14 +28,13 @@ LOCAL_SCHEMES = ("data", "javascript", "file", "blob", "filesystem", "view-sourc
 
 def origin_of(url: str) -> str:
     """``scheme://host[:port]`` of ``url`` (the URL itself when it has no host, such as ``data:``)."""
-    parts = urlsplit(url)
+    parts = split_address(url)
+    if parts is None:
+        return url
     if not parts.netloc:
         return f"{parts.scheme}:" if parts.scheme else url
     host = parts.hostname or ""
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
+    port = port_of(parts)
     return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
 
 
@@ -45,7 +45,9 @@ def matches_domain(url: str, pattern: str) -> bool:
     a full origin with wildcards such as ``http://127.0.0.1:*``, ``*`` for every site, or a scheme
     such as ``data:`` for documents that have no site.
     """
-    parts = urlsplit(url)
+    parts = split_address(url)
+    if parts is None:
+        return False
     scheme = parts.scheme.lower()
     pattern = pattern.strip().lower()
     if pattern.endswith(":") and "/" not in pattern:
@@ -57,7 +59,7 @@ def matches_domain(url: str, pattern: str) -> bool:
         return bool(host)
     try:
         port = parts.port
-    except ValueError:
+    except ValueError:  # not a port: on no list
         return False
     if "://" in pattern:
         origin = f"{scheme}://{host}" + (f":{port}" if port else "")
@@ -78,7 +80,8 @@ def is_url_allowed(url: str, allowed: Sequence[str] | None) -> bool:
     """Whether a document may load from ``url``: ``None`` allows everything; browser pages always."""
     if allowed is None:
         return True
-    if urlsplit(url).scheme.lower() in _BROWSER_SCHEMES:
+    parts = split_address(url)
+    if parts is not None and parts.scheme.lower() in _BROWSER_SCHEMES:
         return True
     return matches_any(url, allowed)
 

@@ -33,10 +33,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 from playwright.async_api import BrowserContext, CDPSession, Page, Request, Route, WebSocketRoute
 
+from browser_agent.browser.addresses import split_address
 from browser_agent.browser.domains import blocked_message, is_url_allowed, origin_of, refused_local_schemes
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.proxy import FenceProxy, ProxyRequest
@@ -177,8 +178,8 @@ class DomainFence:
         if request.tunnel:
             if not self.subresources:
                 return True
-            parts = urlsplit(request.url)
-            return self.allows(request.url) or self.allows(f"http://{parts.netloc}")
+            parts = split_address(request.url)
+            return self.allows(request.url) or (parts is not None and self.allows(f"http://{parts.netloc}"))
         if request.document or self.subresources:
             return self.allows(request.url)
         return True
@@ -313,10 +314,12 @@ _C0_AND_SPACE = "".join(chr(c) for c in range(0x21))
 def browser_join(base: str, reference: str) -> str:
     """``reference`` resolved against ``base`` the way a browser does (the URL Standard), where it
     differs from ``urljoin``: surrounding control characters and spaces are dropped, tabs and newlines
-    anywhere are removed, and in http(s) URLs a backslash is a slash (``/\\host/x`` is another host)."""
+    anywhere are removed, and in http(s) URLs a backslash is a slash (``/\\host/x`` is another host).
+    A reference Python cannot read (``http://[zz/``) is returned as it is: it is on no allow-list."""
     reference = reference.strip(_C0_AND_SPACE)
     reference = reference.replace("\t", "").replace("\n", "").replace("\r", "")
-    scheme = urlsplit(base).scheme.lower()
+    base_parts = split_address(base)
+    scheme = base_parts.scheme.lower() if base_parts is not None else ""
     head = reference.split("?", 1)[0].split("#", 1)[0]
     ref_scheme, colon, _ = head.partition(":")
     special = (
@@ -328,7 +331,10 @@ def browser_join(base: str, reference: str) -> str:
         reference = head.replace("\\", "/") + reference[len(head) :]
         if colon and ref_scheme.lower() == scheme and not reference[len(ref_scheme) + 1 :].startswith("//"):
             reference = reference[len(ref_scheme) + 1 :]  # "http:host/x" on an http page is relative
-    return urljoin(base, reference)
+    try:
+        return urljoin(base, reference)
+    except ValueError:
+        return reference
 
 
 def _page_of(request: Request) -> Page | None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ipaddress
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Playwright
 
+from browser_agent.browser.addresses import split_address
 from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.playwright_errors import PlaywrightError
@@ -39,7 +39,8 @@ def proxy_reachable(cfg: BrowserConfig) -> bool:
     endpoint = cfg.cdp_url or cfg.ws_endpoint
     if not endpoint:
         return True
-    host = (urlsplit(endpoint).hostname or "").lower()
+    parts = split_address(endpoint)
+    host = (parts.hostname or "").lower() if parts is not None else ""
     if host == "localhost":
         return True
     try:

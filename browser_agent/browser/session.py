@@ -15,9 +15,11 @@ from types import TracebackType
 
 from playwright.async_api import Browser, BrowserContext, Page
 
+from browser_agent.browser.addresses import checked_address
 from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.domains import blocked_message, check_url_allowed, refused_local_schemes
 from browser_agent.browser.fence import DomainFence, leave_refused_document
+from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.browser.masking import screenshot_for_model
 from browser_agent.browser.opening import Opened
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
@@ -107,20 +109,24 @@ class BrowserSession:
     async def fence_to(self, allowed: tuple[str, ...]) -> None:
         """Keep every request of this session on ``allowed`` (see ``DomainFence``).
 
-        Before the session starts this sets ``config.allowed_domains``: the whole fence, proxy included.
-        A session already started unfenced gets the route and the tab guards only (a context's proxy is
+        A session's fence is a limit (``fence_rule``): ``allowed`` may narrow it, never widen it. Before
+        the session starts this sets ``config.allowed_domains``: the whole fence, proxy included. A
+        session already started unfenced gets the route and the tab guards only (a context's proxy is
         set when it is made), and says so in the log.
 
         Raises:
-            UserError: the session is already fenced to another list.
+            UserError: ``allowed`` is not within the session's fence.
         """
-        current = self.fence.allowed if self.fence is not None else self.config.allowed_domains
+        current = self.allowed_domains
+        resolved = resolve_fence(
+            FenceSource.limit("this browser session's fence", current),
+            FenceSource.choice("the fence asked for", allowed),
+        )
+        allowed = tuple(allowed) if resolved is None else resolved
         if current is not None:
-            if set(current) != set(allowed):
-                raise UserError(
-                    f"This session is already limited to {list(current)}; the agent asked for "
-                    f"{list(allowed)}. Give the allowed domains in one place."
-                )
+            if self.fence is not None:
+                self.fence.allowed = allowed  # narrower or the same: every part of it reads this
+            self.config = self.config.model_copy(update={"allowed_domains": allowed})
             return
         if self._opened.context is None:
             self.config = self.config.model_copy(update={"allowed_domains": tuple(allowed)})
@@ -217,9 +223,14 @@ class BrowserSession:
         return await self._tabs.infos()
 
     async def new_tab(self, url: str | None = None) -> int:
-        """Open a tab, make it current, and load ``url`` in it when given."""
+        """Open a tab, make it current, and load ``url`` in it when given.
+
+        Raises:
+            NavigationError: ``url`` is not a valid address.
+            DomainNotAllowedError: ``url`` is outside ``allowed_domains``.
+        """
         if url:
-            check_url_allowed(url, self.allowed_domains)
+            check_url_allowed(checked_address(url), self.allowed_domains)
         page = await self.context.new_page()
         tab_id = self._tabs.adopt(page)
         self._tabs.switch(tab_id)
@@ -258,9 +269,9 @@ class BrowserSession:
 
         Raises:
             DomainNotAllowedError: ``url`` is outside ``allowed_domains``.
-            NavigationError: the page could not be loaded.
+            NavigationError: ``url`` is not a valid address, or the page could not be loaded.
         """
-        check_url_allowed(url, self.allowed_domains)
+        check_url_allowed(checked_address(url), self.allowed_domains)
         page = await self._usable_page()
         mark = 0
         if self.fence is not None:

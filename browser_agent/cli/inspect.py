@@ -67,6 +67,11 @@ def _target(url: str) -> str:
         UserError: a path, or a ``file://`` URL, that names no file.
     """
     if "://" in url:
+        from browser_agent.browser.addresses import address_fault
+
+        fault = address_fault(url)
+        if fault is not None:
+            raise UserError(f"{url!r} is not a valid address: {fault}.")
         parts = urlsplit(url)
         if parts.scheme.lower() == "file" and not Path(unquote(parts.path)).exists():
             raise UserError(f"no such file: {unquote(parts.path)}")
@@ -106,7 +111,10 @@ async def _load(session: BrowserSession, url: str, allow_network: bool) -> int |
     try:
         return await session.navigate(url)
     except NavigationError as exc:
-        host = urlsplit(url).hostname or ""
+        from browser_agent.browser.addresses import split_address
+
+        parts = split_address(url)
+        host = (parts.hostname or "") if parts is not None else ""
         if allow_network or host in _LOCAL_HOSTS:
             raise
         raise UserError(

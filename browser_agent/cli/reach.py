@@ -26,7 +26,10 @@ def check_reachable(url: str) -> None:
     Raises:
         ProviderUnreachableError: the connection was refused, or the host name does not resolve.
     """
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a malformed address: the client will say so
+        return
     if parts.scheme not in ("http", "https") or not parts.hostname or _proxied(parts.hostname):
         return
     try:

@@ -79,7 +79,7 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
     from browser_agent.browser import BrowserSession
     from browser_agent.controller import Controller
     from browser_agent.output import ReplayReporter
-    from browser_agent.playback import ReplayOptions, replay, replay_fence
+    from browser_agent.playback import ReplayOptions, replay
     from browser_agent.record import AgentHistory
 
     controller = Controller()
@@ -94,7 +94,7 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
         sensitive_data=load_secrets(args.secrets, args.secret),
         allowed_domains=allowed_domains(args),
     )
-    config = browser_config(args, allowed_domains=replay_fence(history, options))
+    config = browser_config(args)  # the replay fences it before it starts (playback.replay_fence)
     reporter = ReplayReporter()
     start = time.perf_counter()
     async with BrowserSession(config) as session:

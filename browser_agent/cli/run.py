@@ -89,6 +89,7 @@ def _main(args: argparse.Namespace) -> int:
             raise UserError(f"--{flag.replace('_', '-')} {getattr(args, flag)}: give at least 1.")
     if args.gif:
         require("PIL.Image", "gif", "--gif")  # before any token is spent
+    _check_start_url(args.start_url)
     check_login(args)
     # First the model: a dead server, a missing package or key is said before the agent and browser load
     llm = model_options(args).load()
@@ -108,6 +109,17 @@ def _main(args: argparse.Namespace) -> int:
         output = history.structured_output()
         print(json.dumps(output.model_dump(mode="json") if output else None, ensure_ascii=False))
     return 0 if history.is_successful() else 1
+
+
+def _check_start_url(url: str | None) -> None:
+    """Raises: UserError: ``--start-url`` is not a valid address (said before the model loads)."""
+    if not url:
+        return
+    from browser_agent.browser.addresses import address_fault
+
+    fault = address_fault(url)
+    if fault is not None:
+        raise UserError(f"--start-url {url!r} is not a valid address: {fault}.")
 
 
 async def _run(agent: Agent, args: argparse.Namespace) -> AgentHistory:

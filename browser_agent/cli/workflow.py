@@ -201,14 +201,13 @@ async def _replay(args: argparse.Namespace, workflow: Workflow, values: dict[str
         sensitive_data=load_secrets(args.secrets, args.secret),
         allowed_domains=allowed_domains(args),
     )
-    fence = options.allowed_domains if options.allowed_domains is not None else workflow.allowed_domains
     reporter = ReplayReporter()
     given = ", ".join(f"{name}={value!r}" for name, value in values.items()) or "the recorded values"
     reporter.console.print(
         f"[bold]Workflow[/] {_plain(str(args.workflow))} with {_plain(given)}", highlight=False
     )
     start = time.perf_counter()
-    session = BrowserSession(browser_config(args, allowed_domains=fence))
+    session = BrowserSession(browser_config(args))  # the replay fences it before it starts
     try:  # the run checks its inputs and secrets before it starts the browser
         report = await run_workflow(workflow, session, values, options=options, on_action=reporter.replayed)
     finally:

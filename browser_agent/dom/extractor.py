@@ -193,7 +193,10 @@ async def _holder_id(frame: Frame) -> str | None:
 
 
 def _origin(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a refused redirect to an address Python cannot read: shown as it was
+        return url
     return f"{parts.scheme}://{parts.netloc}" if parts.netloc else url
 
 

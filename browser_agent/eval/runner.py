@@ -27,6 +27,7 @@ from browser_agent.batch.fleet import Endpoint, Fleet
 from browser_agent.batch.options import BrowserSource
 from browser_agent.batch.task_run import history_file
 from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import Controller
 from browser_agent.defaults import DEFAULT_MAX_STEPS
@@ -168,12 +169,27 @@ async def _run_episode(episode: Episode, fleet: Fleet, kit: _Kit) -> EpisodeReco
     return _record(episode, kit, outcome)
 
 
+def _fence(episode: Episode, endpoint: Endpoint, kit: _Kit) -> tuple[str, ...] | None:
+    """The fence of ``episode``, by the one rule (``browser/fence_rule.py``): the episode's own list (a
+    task's, or a MiniWoB++ page's site) is a choice; the suite's (its settings' and its browsers', where
+    ``--allowed-domain`` goes) are defaults for episodes without one.
+
+    Raises:
+        UserError: the suite's two defaults differ and neither is within the other.
+    """
+    return resolve_fence(
+        FenceSource.choice(f"episode {episode.name}'s allowed_domains", episode.allowed_domains),
+        FenceSource.default("the suite's allowed_domains", kit.options.settings.allowed_domains),
+        FenceSource.default("the suite's browser fence", endpoint.config.allowed_domains),
+    )
+
+
 async def _drive(episode: Episode, endpoint: Endpoint, kit: _Kit, outcome: _Outcome) -> None:
-    config = endpoint.config
-    if episode.allowed_domains is not None:
-        config = config.model_copy(update={"allowed_domains": episode.allowed_domains})
+    fence = _fence(episode, endpoint, kit)
+    config = endpoint.config.model_copy(update={"allowed_domains": fence})
     settings = kit.options.settings.model_copy(
         update={
+            "allowed_domains": fence,
             "save_history_path": _history_path(kit.save_dir, episode),
             "open_task_url": episode.open_task_url and kit.options.settings.open_task_url,
         }

@@ -99,7 +99,10 @@ def _base_url(steps: Sequence[ExportStep], inputs: Inputs) -> str | None:
     first = next((s for s in steps if s.action == "go_to_url"), None)
     if first is None or "<secret>" in first.params["url"]:
         return None
-    parts = urlsplit(first.params["url"])
+    try:
+        parts = urlsplit(first.params["url"])
+    except ValueError:  # a malformed recorded address has no site to name
+        return None
     if not parts.scheme or not parts.netloc:
         return None
     return inputs.add("base_url", f"{parts.scheme}://{parts.netloc}/").value

@@ -18,6 +18,7 @@ from langchain_core.language_models import BaseChatModel
 
 from browser_agent import artifacts, reid
 from browser_agent.browser import BrowserSession
+from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.playback.rescue import rescue_step
 from browser_agent.record import ActionCall, AgentHistory
@@ -126,9 +127,20 @@ async def replay(
     return report
 
 
-def replay_fence(history: AgentHistory, options: ReplayOptions) -> tuple[str, ...] | None:
-    """The domains a replay is kept to: the options' when given, else the fence the run was made under."""
-    return options.allowed_domains if options.allowed_domains is not None else history.allowed_domains
+def replay_fence(
+    history: AgentHistory, options: ReplayOptions, *limits: FenceSource
+) -> tuple[str, ...] | None:
+    """The domains a replay is kept to, by the one rule (``browser/fence_rule.py``): the options' are a
+    choice, the fence the run was recorded under a default, and ``limits`` (a server's fence) bound both.
+
+    Raises:
+        UserError: the fence is not within a limit.
+    """
+    return resolve_fence(
+        FenceSource.choice("the replay's allowed_domains", options.allowed_domains),
+        FenceSource.default("the fence the run was recorded under", history.allowed_domains),
+        *limits,
+    )
 
 
 async def _replay_one(

@@ -81,7 +81,10 @@ def _stable_attributes(node: ElementNode) -> tuple[tuple[str, str], ...]:
 
 
 def _href_path(href: str) -> str:
-    parts = urlsplit(href)
+    try:
+        parts = urlsplit(href)
+    except ValueError:  # a page's malformed link (http://[zz/) is still a link: kept as written
+        return href
     if not parts.path and parts.fragment:
         return "#" + parts.fragment
     return parts.path or "/"

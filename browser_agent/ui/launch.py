@@ -20,11 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from browser_agent.agent import Agent, AgentSettings
 from browser_agent.browser import BrowserConfig
+from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.controller import Controller
 from browser_agent.defaults import DEFAULT_MAX_STEPS
 from browser_agent.errors import AgentRunError, UserError
 from browser_agent.output import save_report
-from browser_agent.playback import ReplayOptions
+from browser_agent.playback import ReplayOptions, replay_fence
 from browser_agent.playback.runner import ReplayedAction
 from browser_agent.record import AgentHistory, describe_call
 from browser_agent.sensitive import SensitiveData
@@ -100,16 +101,25 @@ def _chosen(data: SensitiveData, names: list[str]) -> SensitiveData:
     return chosen
 
 
-def _fence(form: RunForm, outer: tuple[str, ...] | None) -> tuple[str, ...] | None:
+def _server_fences(setup: RunSetup) -> tuple[FenceSource, ...]:
+    """What the server keeps every run to, replays included: each a limit (``browser/fence_rule.py``)."""
+    return (
+        FenceSource.limit("the server's fence", setup.allowed_domains),
+        FenceSource.limit("the server's browser fence", setup.browser.allowed_domains),
+        FenceSource.limit("the server's AgentSettings.allowed_domains", setup.settings.allowed_domains),
+    )
+
+
+def _fence(form: RunForm, setup: RunSetup) -> tuple[str, ...] | None:
+    """The fence of a run the form starts: the form's list, a choice, inside the server's limits.
+
+    Raises:
+        UserError: the form's list is not within the server's fence.
+    """
     own = tuple(d.strip() for d in form.allowed_domains if d.strip())
-    if outer is None:
-        return own or None
-    outside = [d for d in own if d not in outer]  # patterns are compared as written: no guessing
-    if outside:
-        raise UserError(
-            f"Allowed domains {outside} are not in the server's fence {list(outer)}; choose among those."
-        )
-    return own or outer
+    return resolve_fence(
+        FenceSource.choice("the form's allowed domains", own or None), *_server_fences(setup)
+    )
 
 
 def _history_file(runs_dir: Path, task: str) -> Path:
@@ -135,7 +145,7 @@ def start_run(
             "use_vision": form.vision,
             "record_screenshots": True,
             "initial_actions": [{"action": "go_to_url", "url": form.start_url}] if form.start_url else [],
-            "allowed_domains": _fence(form, setup.allowed_domains),
+            "allowed_domains": _fence(form, setup),
             "save_history_path": path,
             "step_timeout_s": max(setup.settings.step_timeout_s, answer_s + 60),
         }
@@ -171,14 +181,17 @@ async def _run(agent: Agent, max_steps: int, path: Path, control: RunControl) ->
 
 
 def start_replay(history: AgentHistory, setup: RunSetup, control: RunControl) -> asyncio.Task[None]:
-    """Replay a saved run (no model calls) in a browser of the server's, shown live.
+    """Replay a saved run (no model calls) in a browser of the server's, shown live, inside the server's
+    fence: a history saved without a fence, or with a wider one, keeps to the server's.
 
     Raises:
-        UserError: a run is under way.
+        UserError: a run is under way, or the run's recorded fence is not within the server's.
     """
     if control.state not in ("idle", "ended"):
         raise UserError("A run is already under way; stop it or wait for its end first.")
+    fence = replay_fence(history, ReplayOptions(), *_server_fences(setup))
     agent = Agent(history.task, setup.model(), browser=setup.browser, sensitive_data=setup.secrets)
+    options = ReplayOptions(sensitive_data=agent.secrets, allowed_domains=fence)
     control.attach(agent)
     control.hub.publish({"type": "replay_start", "steps": len(history.steps)})
 
@@ -192,7 +205,7 @@ def start_replay(history: AgentHistory, setup: RunSetup, control: RunControl) ->
     async def replaying() -> None:
         error = None
         try:
-            report = await agent.rerun_history(history, ReplayOptions(sensitive_data=agent.secrets), said)
+            report = await agent.rerun_history(history, options, said)
             error = report.stopped
         except Exception as exc:  # shown in the UI
             error = agent.secrets.redact(f"{type(exc).__name__}: {exc}")

@@ -4,8 +4,8 @@ address, else the words of the field it goes into (its label, placeholder or nam
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
+from browser_agent.browser.addresses import split_address
 from browser_agent.reid import Fingerprint
 
 __all__ = ["element_input_name", "field_input_name", "field_label", "identifier", "is_email", "is_search_box"]
@@ -64,7 +64,8 @@ def element_input_name(target: Fingerprint) -> str:
     lists (``/product/blue-mug`` -> ``product``), else what the element is (``link``, ``button``)."""
     href = target.attribute("href")
     if href:
-        parts = [part for part in urlsplit(href).path.split("/") if part]
+        split = split_address(href)
+        parts = [part for part in split.path.split("/") if part] if split is not None else []
         if len(parts) >= 2 and re.fullmatch(r"[A-Za-z][A-Za-z_-]{1,30}", parts[-2]):
             return identifier(parts[-2])
     return _ROLE_WORDS.get(target.role or target.tag, "choice")

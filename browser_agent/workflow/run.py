@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from browser_agent import artifacts
 from browser_agent.browser import BrowserSession
+from browser_agent.browser.addresses import address_fault
 from browser_agent.browser.domains import check_url_allowed
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.errors import DomainNotAllowedError, UserError
@@ -46,7 +47,8 @@ async def run_workflow(
 
     Raises:
         UserError: an input name the workflow does not have (the known ones are listed), a secret the
-            steps type that ``sensitive_data`` lacks, or an address input outside the fence.
+            steps type that ``sensitive_data`` lacks, an address input that is not a valid address or
+            is outside the fence, or a fence the rule refuses (``playback.replay_fence``).
     """
     opts = options or ReplayOptions()
     values = workflow.values(dict(inputs or {}))
@@ -129,11 +131,15 @@ def _check_secrets(workflow: Workflow, options: ReplayOptions) -> None:
 
 
 def _check_addresses(workflow: Workflow, values: Mapping[str, str], fence: tuple[str, ...] | None) -> None:
-    """An address input outside the fence would stop the replay at its first step: say so before."""
-    if fence is None:
-        return
+    """An address input that is malformed, or outside the fence, would stop the replay at its first
+    step: say so before."""
     for item in workflow.inputs:
         if item.source != "url":
+            continue
+        fault = address_fault(values[item.name])
+        if fault is not None:
+            raise UserError(f"The input {item.name}={values[item.name]!r} is not a valid address: {fault}.")
+        if fence is None:
             continue
         try:
             check_url_allowed(values[item.name], fence)

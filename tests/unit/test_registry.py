@@ -312,11 +312,14 @@ def test_a_fenced_agent_is_not_offered_a_web_search_it_could_never_run() -> None
     assert "search_web" in offered(Agent("t", llm))
     engine = Agent("t", llm, settings=AgentSettings(allowed_domains=(*local, "duckduckgo.com")))
     assert "search_web" in offered(engine)
-    # The fence lives in the browser's config; the settings' is a shortcut that may not contradict it.
+    # The fence lives in the browser's config; the settings' is a shortcut: of the two, the narrower wins.
     wide = BrowserConfig(allowed_domains=(*local, "duckduckgo.com"))
     assert "search_web" in offered(Agent("t", llm, browser=wide))
-    with pytest.raises(UserError, match="in one place"):
+    assert "search_web" not in offered(
         Agent("t", llm, browser=wide, settings=AgentSettings(allowed_domains=local))
+    )
+    with pytest.raises(UserError, match="two fences, neither within the other"):
+        Agent("t", llm, browser=wide, settings=AgentSettings(allowed_domains=("example.com",)))
 
 
 def _bump_action(default: int) -> Any:

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from browser_agent.agent import AgentSettings
 from browser_agent.agent.conversation import Conversation
+from browser_agent.browser import BrowserConfig
 from browser_agent.controller import Controller
 from browser_agent.errors import UserError
 from browser_agent.record import AgentHistory
@@ -17,7 +19,7 @@ from browser_agent.sensitive import Secrets
 from browser_agent.ui.ask_human import ASK_HUMAN, HumanChannel, with_ask_human
 from browser_agent.ui.auth import TokenGuard
 from browser_agent.ui.hub import Hub, Viewer
-from browser_agent.ui.launch import RunForm, _chosen, _fence, secret_names
+from browser_agent.ui.launch import RunForm, RunSetup, _chosen, _fence, secret_names
 from browser_agent.ui.past import history_path, list_runs
 from browser_agent.ui.takeover import InputEvent, TakeoverLog
 
@@ -80,17 +82,28 @@ def test_the_form_is_checked_field_by_field() -> None:
             RunForm.parse(bad)
 
 
-def test_a_run_s_fence_stays_inside_the_server_s() -> None:
+def test_a_run_s_fence_stays_inside_the_server_s(tmp_path: Path) -> None:
     def form(*domains: str) -> RunForm:
         return RunForm(task="x", allowed_domains=list(domains))
 
-    assert _fence(form(), None) is None
-    assert _fence(form("example.com"), None) == ("example.com",)
-    assert _fence(form(), ("*.example.com",)) == ("*.example.com",)
-    assert _fence(form("a.test"), ("a.test", "b.test")) == ("a.test",)
-    for wider in ("evil.example", "*.a.test", "*"):
-        with pytest.raises(UserError, match="not in the server's fence"):
-            _fence(form(wider), ("a.test", "b.test"))
+    def setup(outer: tuple[str, ...] | None, **more: Any) -> RunSetup:
+        return RunSetup(model=lambda: None, runs_dir=tmp_path, allowed_domains=outer, **more)  # type: ignore[arg-type,return-value]
+
+    assert _fence(form(), setup(None)) is None
+    assert _fence(form("example.com"), setup(None)) == ("example.com",)
+    assert _fence(form(), setup(("*.example.com",))) == ("*.example.com",)
+    assert _fence(form("a.test"), setup(("a.test", "b.test"))) == ("a.test",)
+    assert _fence(form("*.a.test"), setup(("a.test", "b.test"))) == ("*.a.test",)  # within a.test
+    for wider in ("evil.example", "*.test", "*", "a.test:*x"):
+        with pytest.raises(UserError, match=r"is not within the server's fence \['a.test', 'b.test'\]"):
+            _fence(form(wider), setup(("a.test", "b.test")))
+    # the server's browser and agent settings bound a run as its fence does
+    browser = BrowserConfig(allowed_domains=("a.test",))
+    assert _fence(form(), setup(None, browser=browser)) == ("a.test",)
+    with pytest.raises(UserError, match="is not within the server's browser fence"):
+        _fence(form("b.test"), setup(None, browser=browser))
+    settings = AgentSettings(allowed_domains=("b.test",))
+    assert _fence(form(), setup(("a.test", "b.test"), settings=settings)) == ("b.test",)
 
 
 def test_secrets_are_chosen_by_name_and_only_names_are_listed() -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from typing import Annotated
-from urllib.parse import quote_plus, urlsplit
+from urllib.parse import quote_plus
 
+from browser_agent.browser.addresses import checked_address, split_address
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
@@ -20,6 +21,7 @@ async def go_to_url(url: str, ctx: ActionContext) -> str:
     Args:
         url: The full address to open, with its scheme (https://...).
     """
+    checked_address(url)  # a malformed one is the model's to correct, said before anything else
     try:
         current = ctx.page.url
     except ActionError:
@@ -35,7 +37,9 @@ def _same_document(current: str, wanted: str) -> bool:
     """Whether ``wanted`` names the document the tab shows (``/`` and an empty path are the same)."""
     if not current or not wanted:
         return False
-    a, b = urlsplit(current), urlsplit(wanted.strip())
+    a, b = split_address(current), split_address(wanted.strip())
+    if a is None or b is None:
+        return False
     return (a.scheme, a.netloc.lower(), a.path or "/", a.query) == (
         b.scheme,
         b.netloc.lower(),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from browser_agent.browser.domains import check_url_allowed
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
@@ -16,7 +15,6 @@ async def open_tab(url: str, ctx: ActionContext) -> ActionResult:
     Args:
         url: The full address to open, with its scheme.
     """
-    check_url_allowed(url, ctx.session.config.allowed_domains)
     tab_id = await ctx.session.new_tab(url)
     return ActionResult(extracted_content=f"Opened {url} in new tab {tab_id}, now current", new_tab=tab_id)
 
