@@ -49,13 +49,15 @@ def test_sigterm_and_sighup_cancel_the_run_as_ctrl_c_does_and_name_their_exit_co
     cleaned = []
 
     async def long_wait() -> None:
+        # sent once the run is under way: sent before, a SIGTERM would end this test process (a loaded
+        # machine once took longer than the sender's wait to start the loop)
+        _sigint_from_another_thread(0.3, sent)
         try:
             await asyncio.sleep(30)
         finally:
             cleaned.append(True)
 
     before = signal.getsignal(sent)
-    _sigint_from_another_thread(0.3, sent)
     start = time.monotonic()
     with pytest.raises(Interrupted) as raised:
         run_interruptible(long_wait())
