@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TextIO, cast
 
-from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
+from browser_agent.sensitive import Secrets, SensitiveData, as_secrets, combined_redactor
 
 __all__ = [
     "append_line",
@@ -184,10 +184,18 @@ def _replace(target: Path, data: bytes) -> Path:
     return target
 
 
+# One regular expression for every remembered secret, made again when a set is remembered or grows
+# (``Secrets.add``: what a person typed): one pass per text, however many runs the process has seen.
+_combined: tuple[tuple[tuple[int, int], ...], Callable[[str], str]] | None = None
+
+
 def _redact_with(known: tuple[Secrets, ...], text: str) -> str:
-    for secrets in known:
-        text = secrets.redact(text)
-    return text
+    global _combined
+    key = tuple((id(secrets), len(secrets)) for secrets in known)
+    combined = _combined
+    if combined is None or combined[0] != key:
+        combined = _combined = (key, combined_redactor(known))
+    return combined[1](text)
 
 
 def _snapshot() -> tuple[Secrets, ...]:

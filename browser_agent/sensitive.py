@@ -32,6 +32,7 @@ __all__ = [
     "Secrets",
     "SensitiveData",
     "as_secrets",
+    "combined_redactor",
     "placeholder",
 ]
 
@@ -367,6 +368,27 @@ class Secrets:
         if isinstance(obj, list | tuple):
             return type(obj)(self.redact_obj(v) for v in obj)
         return obj
+
+
+def combined_redactor(sets: Sequence[Secrets]) -> Callable[[str], str]:
+    """One pass that redacts every secret of ``sets``, as each set's ``redact`` would: one regular
+    expression however many sets there are (a process that ran many agents remembers many). A name may
+    stand for other values in other sets; each value is replaced by its own name's placeholder."""
+    pairs = list(dict.fromkeys((s.name, s.value) for secrets in sets for s in secrets._items.values()))
+    if not pairs:
+        return lambda text: text
+    ordered = sorted(range(len(pairs)), key=lambda n: len(pairs[n][1]), reverse=True)
+    patterns = [(n, *_value_pattern(pairs[n][1])) for n in ordered]
+    values = "|".join(f"(?P<s{n}>{pattern})" for n, pattern, _ in patterns)
+    starts = _STARTS + "".join(sorted({first for _, _, first in patterns}))
+    names = "|".join(re.escape(n) for n in sorted({name for name, _ in pairs}, key=len, reverse=True))
+    redactor = re.compile(rf"(?=[{starts}])(?:<secret>\s*(?:{names})\s*</secret>|{values})")
+
+    def replacement(match: re.Match[str]) -> str:
+        group = match.lastgroup
+        return match.group() if group is None else placeholder(pairs[int(group[1:])][0])
+
+    return lambda text: redactor.sub(replacement, text) if text else text
 
 
 def as_secrets(data: SensitiveData | Secrets | None) -> Secrets:

@@ -107,3 +107,15 @@ def test_streams_and_standard_output_are_redacted(capsys: pytest.CaptureFixture[
     assert sys.stdout is found
     said = capsys.readouterr()
     assert (said.out, said.err) == ("<secret>gate_pw</secret>\n", "<secret>gate_pw</secret>\n")
+
+
+def test_many_remembered_sets_are_one_pass_and_a_name_may_carry_several_values() -> None:
+    from browser_agent.sensitive import Secrets
+
+    runs = [artifacts.remember({"pw": f"Run-{n}-Pa55word"}) for n in range(12)]
+    text = " ".join(f"{quote(f'Run-{n}-Pa55word')} Run-{n}-Pa55word" for n in range(12))
+    assert artifacts.redacted(text) == " ".join(["<secret>pw</secret>"] * 24)
+    runs[3].add("typed_1", "Typed-Later-4711")  # a set that grows is redacted with its new value
+    assert artifacts.redacted("x Typed-Later-4711 y") == "x <secret>typed_1</secret> y"
+    assert artifacts.redacted("<secret>pw</secret> stays") == "<secret>pw</secret> stays"
+    assert isinstance(runs[0], Secrets)
