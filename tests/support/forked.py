@@ -180,10 +180,14 @@ class _Server:
             cwd=Path(__file__).resolve().parents[2],
         )
         atexit.register(self.close)
-        deadline = time.monotonic() + 60
+        # A fresh clone's first start compiles every module it imports: on a loaded 2-core machine that
+        # took over a minute (seen while a local model server and other test runs shared the cores).
+        deadline = time.monotonic() + 240
         while not os.path.exists(self.path):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the forking server did not start")
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the forking server exited ({self.process.returncode}) before it started")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the forking server did not start within 240 s")
             time.sleep(0.02)
 
     def alive(self) -> bool:
