@@ -102,9 +102,7 @@ class ConsoleReporter:
         if self.mode == "json":
             self._json({"event": "halted", "step": number, "message": message})
         elif self.mode == "text":
-            self.console.print(
-                f"[bold cyan]{escape(_title(number, None))}[/] [yellow]paused:[/] {escape(message)}"
-            )
+            self.console.print(f"[bold cyan]{escape(_title(number, None))}[/] [yellow]{escape(message)}[/]")
 
     def run_summary(self, history: AgentHistory) -> None:
         self._spinner.clear()

@@ -1,8 +1,10 @@
 """One watched run: its state, its controls (pause, resume, stop, take over) and the hooks that feed
 the timeline and point the live view at the agent's tab.
 
-The agent pauses between steps (``Agent.pause`` lets the step under way finish), so the run is
-``pausing`` until that step ends and ``paused`` after: only then may the person take over the tab.
+A pause while the model is asked lands at once (``Agent.pause`` cancels the call and the step is asked
+again on resume: ``on_step_halted``); one while the agent reads the page or acts lets that step finish,
+so the run is ``pausing`` until it ends. Only once ``paused`` may the person take over the tab. When
+the run ends, the live view shows the page after its last action (``AgentHistory.final_screenshot``).
 On resume, what they did is told to the model (``Agent.tell``). What they typed becomes a secret of the
 run (``typed_1``, ``typed_2``, ... scoped to the site it was typed on) as each run of typing ends: the
 page view, the model's prompts, the timeline, the saved history, the report and the log show its

@@ -324,7 +324,8 @@ def test_run_with_a_local_openai_server_writes_report_gif_history_and_json_lines
     assert json.loads(events[-1]["result"]) == {"code": "XK-42"}
     assert "XK-42" in json.dumps(request["messages"]), "the start URL was opened before the first step"
     assert "<secret>user</secret>" in json.dumps(request["messages"])
-    assert (tmp_path / "run.html").read_text().count("data:image/jpeg;base64,") == 1
+    report = (tmp_path / "run.html").read_text()
+    assert report.count("data:image/jpeg;base64,") == 2, "step 1's picture and the page after the last action"
     assert (tmp_path / "run.gif").read_bytes()[:6] == b"GIF89a"
     assert json.loads((tmp_path / "run.json").read_text())["end_reason"] == "done"
 

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 from rich.console import Console
 
+from browser_agent.agent.halt import PAUSED_MESSAGE
 from browser_agent.batch import TaskOutcome
 from browser_agent.eval import runner
 from browser_agent.eval.episode import Verdict
@@ -186,6 +187,21 @@ def test_step_0_is_printed_as_what_it_is_and_the_summary_counts_it() -> None:
     assert lines[1] == expected, lines[1]
     summary = next(line for line in lines if "2 (+ step 0)" in line)
     assert "3.9 (2.9)" in summary, summary  # no clock recorded: the steps' seconds (model seconds)
+
+
+def test_a_pause_that_cancelled_the_model_call_is_said() -> None:
+    terminal, _ = _terminal()
+    reporter = ConsoleReporter(terminal)
+    reporter.step_started(3, 5)
+    reporter.phase(3, "decide")
+    reporter.halted(3, PAUSED_MESSAGE)
+    assert not reporter._spinner.showing, "the step's running line ends with it"
+    console, out = _console()
+    ConsoleReporter(console).halted(3, PAUSED_MESSAGE)
+    assert out.getvalue().startswith("Step 3 Paused while waiting for the model: the model call under way")
+    json_console, json_out = _console()
+    ConsoleReporter(json_console, mode="json").halted(3, PAUSED_MESSAGE)
+    assert json.loads(json_out.getvalue()) == {"event": "halted", "step": 3, "message": PAUSED_MESSAGE}
 
 
 def test_one_step_count_everywhere_for_a_run_with_a_step_0(tmp_path: Path) -> None:
