@@ -61,6 +61,9 @@ _FIRST_EVALUATION = (
 )
 
 
+_FINAL_PICTURE_S = 3.0  # the longest the picture of the page after the last action may take
+
+
 @dataclass(frozen=True, slots=True)
 class StepDeps:
     """Everything a step uses, handed down by the loop."""
@@ -202,7 +205,8 @@ class StepRunner:
             return None
         if page.is_closed():
             return None
-        seconds = session.config.capture_timeout_ms / 1000
+        # bounded tighter than a step's picture: a tab that does not answer must not hold up a stop
+        seconds = min(session.config.capture_timeout_ms / 1000, _FINAL_PICTURE_S)
         shot = await screenshot_for_model(page, self.deps.secrets.values(), None, seconds)
         return self._recorded(shot) if shot is not None else None
 
