@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from browser_agent import artifacts
 from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.halt import PAUSED_MESSAGE, STOPPED_MESSAGE, StepHalted, unless_halted
 from browser_agent.agent.hooks import AgentHooks
 from browser_agent.agent.planner import make_plan
 from browser_agent.agent.settings import DEFAULT_MAX_STEPS, AgentSettings
@@ -96,6 +97,7 @@ class Agent:
         )
         self._running = asyncio.Event()
         self._running.set()
+        self._halt = asyncio.Event()  # set by pause() and stop(): the model call under way is cancelled
         self._stop_requested = False
         self.consecutive_failures = 0
         self.max_steps = 0
@@ -104,15 +106,21 @@ class Agent:
     # -- control ---------------------------------------------------------------------------------
 
     def pause(self) -> None:
-        """Finish the current step, then wait for ``resume()``."""
+        """Wait for ``resume()``: at once when the model is being asked (the call is cancelled, and the
+        step reads the page and asks again on resume), else once the step under way ends."""
         self._running.clear()
+        self._halt.set()
 
     def resume(self) -> None:
+        if not self._stop_requested:
+            self._halt.clear()
         self._running.set()
 
     def stop(self) -> None:
-        """End the run after the current step; the history so far is saved."""
+        """End the run: at once when the model is being asked (the call is cancelled, and the step is
+        recorded as stopped), else once the step under way ends; the history so far is saved."""
         self._stop_requested = True
+        self._halt.set()
         self._running.set()
 
     def tell(self, note: str) -> None:
@@ -184,10 +192,12 @@ class Agent:
                         self._messages,
                         on_retry=lambda text: self.hooks.retry(self, text),
                         on_phase=lambda number, phase: self.hooks.step_phase(self, number, phase),
+                        halt=self._halt,
                     )
                 )
                 await self._initial_step(runner)
                 await self._loop(runner, session, max_steps)
+                await self._picture_the_end(runner)
         except (KeyboardInterrupt, asyncio.CancelledError):
             self.history.end_reason = "interrupted"
             if runner is not None and runner.in_progress:  # the step Ctrl-C cut short is part of the run
@@ -228,22 +238,53 @@ class Agent:
 
     async def _loop(self, runner: StepRunner, session: BrowserSession, max_steps: int) -> None:
         plan: tuple[str, TokenUsage] | None = None
-        for number in range(1, max_steps + 1):
+        number = 1
+        while number <= max_steps:
             await self._running.wait()
             if self._stop_requested:
                 return
             await self.hooks.step_start(self, number)
-            step = await self._bounded_step(runner, session, number, max_steps, plan)
+            step = await self._unless_halted(runner, session, (number, max_steps), plan)
+            if step is None:  # paused while the model was asked: the same step again on resume
+                continue
             self._count_outcome(step)
             await self._end_step(step)
             if self.history.is_done():
                 self.history.end_reason = "done"
                 return
+            if self._stop_requested:
+                return
             if runner.unreachable is not None or self.consecutive_failures >= self.settings.max_failures:
+                await self._picture_the_end(runner)
                 self._fail(step, runner.unreachable)
             plan = await self._plan_if_due(number)
+            number += 1
         self.history.end_reason = "max_steps"
         logger.info("Reached max_steps=%d without the task being done", max_steps)
+
+    async def _unless_halted(
+        self,
+        runner: StepRunner,
+        session: BrowserSession,
+        position: tuple[int, int],
+        plan: tuple[str, TokenUsage] | None,
+    ) -> AgentStep | None:
+        """The step; when ``pause()`` or ``stop()`` cancelled its model call, the step as stopped (a
+        stop), or None (a pause: the step is withdrawn, said through ``on_step_halted``)."""
+        number, max_steps = position
+        try:
+            return await self._bounded_step(runner, session, number, max_steps, plan)
+        except StepHalted:
+            if self._stop_requested:  # _finish logs it
+                return runner.abandon(STOPPED_MESSAGE, unfinished="the run was stopped")
+            runner.withdraw()
+            logger.info("step %d: %s", number, PAUSED_MESSAGE)
+            await self.hooks.step_halted(self, number, PAUSED_MESSAGE)
+            return None
+
+    async def _picture_the_end(self, runner: StepRunner) -> None:
+        """Keep the page after the last action in the history (``record_screenshots`` only)."""
+        self.history.final_screenshot = await runner.final_picture()
 
     async def _bounded_step(
         self,
@@ -288,19 +329,15 @@ class Agent:
         planner = self.settings.planner_llm
         if planner is None or number % self.settings.planner_interval != 0:
             return None
+        retry = replace(
+            self.settings.retry_policy(),
+            on_retry=lambda text: self.hooks.retry(self, self.secrets.redact(text)),
+        )
+        asking = make_plan(planner, self._messages, use_vision=self.settings.planner_use_vision, retry=retry)
         try:
-            return await within(
-                make_plan(
-                    planner,
-                    self._messages,
-                    use_vision=self.settings.planner_use_vision,
-                    retry=replace(
-                        self.settings.retry_policy(),
-                        on_retry=lambda text: self.hooks.retry(self, self.secrets.redact(text)),
-                    ),
-                ),
-                self.settings.step_timeout_s,
-            )
+            return await within(unless_halted(asking, self._halt), self.settings.step_timeout_s)
+        except StepHalted:  # paused or stopped while planning: the next step goes without a new plan
+            return None
         except (ModelError, TimeoutError) as exc:
             logger.warning(
                 "The planner failed; going on without a new plan: %s", self.secrets.redact(str(exc))

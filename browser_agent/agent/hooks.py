@@ -28,6 +28,7 @@ PhaseHook = Callable[[Any, int, StepPhase], Awaitable[None] | None]
 EndHook = Callable[[Any, AgentStep], Awaitable[None] | None]
 RetryHook = Callable[[Any, str], Awaitable[None] | None]
 RunEndHook = Callable[[Any, AgentHistory], Awaitable[None] | None]
+HaltHook = Callable[[Any, int, str], Awaitable[None] | None]
 _PENDING: set[asyncio.Future[Any]] = set()  # async retry hooks in flight (kept so they are not collected)
 
 
@@ -47,17 +48,23 @@ class AgentHooks:
     moves to ``"observe"`` (reading the page), ``"decide"`` (the model is asked: the long wait with a
     slow model) and ``"act"``; ``on_step_end(agent, step)``; ``on_retry(agent, message)`` (a provider
     call failed and is retried: said while the wait runs) and ``on_run_end(agent, history)`` (also when
-    the run fails or is interrupted). Step 0, the actions run before the first step (``initial_actions``
-    or the task's address), has a start, an ``act`` phase and an end too. A step cut short by Ctrl-C
-    still ends: ``on_step_end`` gets it, failed, before ``on_run_end``. ``ConsoleReporter().hooks()``
-    fills them to print the run.
+    the run fails or is interrupted). ``on_step_halted(agent, step_number, message)``: ``pause()`` came
+    while the model was asked; the call was cancelled and the step withdrawn (it starts again, with its
+    number, on resume; a ``stop()`` instead ends the step, recorded as stopped). Step 0, the actions run
+    before the first step (``initial_actions`` or the task's address), has a start, an ``act`` phase and
+    an end too. A step cut short by Ctrl-C still ends: ``on_step_end`` gets it, failed, before
+    ``on_run_end``. ``ConsoleReporter().hooks()`` fills them to print the run.
     """
 
     on_step_start: StartHook | None = None
     on_step_end: EndHook | None = None
     on_retry: RetryHook | None = None
     on_run_end: RunEndHook | None = None
-    on_step_phase: PhaseHook | None = None  # last: the fields before it keep their positions
+    on_step_phase: PhaseHook | None = None  # after the others: the fields before keep their positions
+    on_step_halted: HaltHook | None = None
+
+    async def step_halted(self, agent: Any, number: int, message: str) -> None:
+        await _call(self.on_step_halted, agent, number, message)
 
     async def step_start(self, agent: Any, number: int) -> None:
         await _call(self.on_step_start, agent, number)

@@ -7,6 +7,7 @@ knows the ``Agent``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -19,13 +20,21 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent import artifacts
 from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.halt import StepHalted, unless_halted
 from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
 from browser_agent.agent.settings import AgentSettings
 from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
+from browser_agent.browser.masking import screenshot_for_model
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.errors import ActionError, ModelError, ModelOutputError, ProviderUnreachableError
+from browser_agent.errors import (
+    ActionError,
+    BrowserError,
+    ModelError,
+    ModelOutputError,
+    ProviderUnreachableError,
+)
 from browser_agent.llm import (
     Method,
     Mode,
@@ -52,6 +61,9 @@ _FIRST_EVALUATION = (
 )
 
 
+_FINAL_PICTURE_S = 3.0  # the longest the picture of the page after the last action may take
+
+
 @dataclass(frozen=True, slots=True)
 class StepDeps:
     """Everything a step uses, handed down by the loop."""
@@ -64,6 +76,7 @@ class StepDeps:
     messages: Conversation
     on_retry: Callable[[str], None] | None = None
     on_phase: Callable[[int, StepPhase], Awaitable[None]] | None = None
+    halt: asyncio.Event | None = None  # set by pause() and stop(): the model call under way is cancelled
 
 
 def _now() -> float:
@@ -82,6 +95,7 @@ class StepRunner:
         self._loops = LoopWatch()
         self._warnings: list[str] = []
         self._answered = False  # the model has given a valid reply in this run
+        self._unsaid: tuple[str, ...] = ()  # the page's events a halted step read and the model never heard
         # Set when the model's server cannot be reached: the loop ends the run instead of stepping on.
         self.unreachable: ProviderUnreachableError | None = None
 
@@ -134,13 +148,22 @@ class StepRunner:
         except ActionError as exc:  # a tab that never answers: say so, let the model recover
             step.error = str(exc)
             return self._finish(step)
+        if self._unsaid:
+            state, self._unsaid = replace(state, events=self._unsaid + state.events), ()
         step.url, step.title = state.url, state.title
         step.timings.state_ms = self._elapsed_ms()
         self._keep_screenshot(step, state)
         vision = state.screenshot_b64 if settings.use_vision else None
         page = page_key(state.url, state.snapshot)
         await self._enter(step, "decide")
-        reply = await self._decide(step, state, vision, (number, max_steps), plan, self._loops.spent(page))
+        warnings = self._warnings
+        try:
+            reply = await self._decide(
+                step, state, vision, (number, max_steps), plan, self._loops.spent(page)
+            )
+        except StepHalted:  # told again when the step runs again
+            self._unsaid, self._warnings = state.events, warnings
+            raise
         step.timings.model_ms = self._elapsed_ms() - step.timings.state_ms
         if reply is not None:
             step.model_output = StepOutput.model_validate(reply.parsed.model_dump(mode="json"))
@@ -164,10 +187,28 @@ class StepRunner:
         """Record the marked, masked screenshot in the step (``record_screenshots``)."""
         if not self.deps.settings.record_screenshots or not state.screenshot_b64:
             return
+        step.screenshot = self._recorded(state.screenshot_b64)
+
+    def _recorded(self, jpeg_b64: str) -> StepScreenshot:
         size = self.deps.session.page.viewport_size or {"width": 0, "height": 0}
-        step.screenshot = StepScreenshot(
-            jpeg_b64=state.screenshot_b64, width=size["width"], height=size["height"]
-        )
+        return StepScreenshot(jpeg_b64=jpeg_b64, width=size["width"], height=size["height"])
+
+    async def final_picture(self) -> StepScreenshot | None:
+        """The page after the last action, for the record (``record_screenshots`` only): masked like
+        every recorded screenshot, without marks, within the capture time; None when it cannot be had."""
+        session = self.deps.session
+        if not self.deps.settings.record_screenshots or not session.started:
+            return None
+        try:
+            page = session.page
+        except (BrowserError, ActionError):  # every tab closed
+            return None
+        if page.is_closed():
+            return None
+        # bounded tighter than a step's picture: a tab that does not answer must not hold up a stop
+        seconds = min(session.config.capture_timeout_ms / 1000, _FINAL_PICTURE_S)
+        shot = await screenshot_for_model(page, self.deps.secrets.values(), None, seconds)
+        return self._recorded(shot) if shot is not None else None
 
     def abandon(self, message: str, unfinished: str = "the step ran out of time") -> AgentStep:
         """End the step in progress as failed with ``message`` (it ran out of time, or was interrupted);
@@ -180,6 +221,10 @@ class StepRunner:
             missing = f"not finished: {unfinished}"
             step.results = [ActionResult(action=a.name, error=missing) for a in step.actions]
         return self._finish(step)
+
+    def withdraw(self) -> None:
+        """Forget the step in progress, halted by a pause: it runs again, with its number, on resume."""
+        self._current, self._phase = None, None
 
     def interrupted(self) -> AgentStep:
         """End the step in progress as cut short by Ctrl-C (or a cancellation), saying in which phase."""
@@ -230,7 +275,7 @@ class StepRunner:
         self._save_conversation(number, messages)
         output_model = self._output_model(state.url)
         try:
-            reply = await ask_structured(
+            asking = ask_structured(
                 deps.llm,
                 messages,
                 output_model,
@@ -245,6 +290,7 @@ class StepRunner:
                     pinned=() if self._answered else _FIRST_EVALUATION,
                 ),
             )
+            reply = await unless_halted(asking, deps.halt)
         except ModelError as exc:
             step.error = f"{type(exc).__name__}: {exc}"
             if isinstance(exc, ProviderUnreachableError):

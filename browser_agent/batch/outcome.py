@@ -56,7 +56,7 @@ class TaskOutcome:
         if history.is_done():
             return f"done with success=false: {history.final_result() or 'no result'}"
         if history.end_reason == "max_steps":
-            ending = f"not done after {sum(s.step > 0 for s in history.steps)} steps (max_steps)"
+            ending = f"not done after {history.model_steps()} steps (max_steps)"
         else:
             ending = _ENDINGS.get(history.end_reason or "", "ended without being done")
         last = next((e for s in reversed(history.steps) for e in reversed(s.errors)), None)
@@ -70,7 +70,7 @@ class TaskOutcome:
             "success": self.success,
             "result": history.final_result(),
             "error": self.error,
-            "steps": len(history.steps),
+            "steps": history.model_steps(),
             "seconds": round(self.seconds, 3),
             "input_tokens": history.total_input_tokens(),
             "cached_input_tokens": history.usage.total.cached_input_tokens,

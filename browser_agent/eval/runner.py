@@ -258,7 +258,7 @@ def _record(episode: Episode, kit: _Kit, outcome: _Outcome) -> EpisodeRecord:
         seed=episode.seed,
         success=verdict.success,
         reward=verdict.reward,
-        steps=sum(s.step > 0 for s in history.steps),
+        steps=history.model_steps(),
         model_calls=model_calls(history),
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,

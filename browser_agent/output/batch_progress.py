@@ -65,7 +65,7 @@ class BatchProgress:
         why = (outcome.history.final_result() if outcome.success else outcome.error) or "no result"
         self._progress.console.print(
             f"{mark} {escape(outcome.task_id)} in {outcome.seconds:.1f} s, "
-            f"{len(outcome.history.steps)} steps: {escape(why[:100])}",
+            f"{outcome.history.model_steps()} steps: {escape(why[:100])}",
             markup=True,
             highlight=False,
         )

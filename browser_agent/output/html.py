@@ -2,8 +2,9 @@
 
 A summary (task, result, success, steps, time, tokens by role, errors), then per step the screenshot
 with the element marks and the acted-on elements outlined, the model's evaluation, memory and next
-goal, the actions and their results, the time split and the tokens. Every text is HTML-escaped; the
-history it reads is already redacted.
+goal, the actions and their results, the time split and the tokens; last, the page after the last
+action (``AgentHistory.final_screenshot``), so whether the final action worked shows. Every text is
+HTML-escaped; the history it reads is already redacted.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def render_html(history: AgentHistory) -> str:
         f"<style>{_CSS}</style></head><body>",
         _summary(history),
         *(_step(step) for step in history.steps),
+        _after(history.final_screenshot),
         "</body></html>",
     ]
     return "\n".join(parts)
@@ -79,7 +81,7 @@ def _summary(history: AgentHistory) -> str:
         ("Result", _e(final) if final is not None else "<span class=dim>none</span>"),
         ("Success", verdict[history.is_successful()]),
         ("Ended by", _e(history.end_reason or "unknown")),
-        ("Steps", str(len(history.steps))),
+        ("Steps", _e(history.steps_label())),
         ("Time", f"{history.total_duration_seconds():.1f} s"),
         ("Errors", str(history.error_count())),
     ]
@@ -96,7 +98,7 @@ def _step(step: AgentStep) -> str:
     out = [f"<section id=step-{step.step} class=step><h2>Step {step.step}</h2>"]
     out.append(f"<div class='url dim'>{_e(step.url)} — {_e(step.title)}</div>")
     if step.screenshot is not None:
-        out.append(_screenshot(step.screenshot, step.step))
+        out.append(_screenshot(step.screenshot, f"Step {step.step} screenshot"))
     if step.brain is not None:
         out.append("<div class=brain>")
         for label, key in _BRAIN:
@@ -112,7 +114,15 @@ def _step(step: AgentStep) -> str:
     return "".join(out)
 
 
-def _screenshot(shot: StepScreenshot, number: int) -> str:
+def _after(shot: StepScreenshot | None) -> str:
+    """The page after the last action, taken as the run ended (runs recorded before it was kept: none)."""
+    if shot is None:
+        return ""
+    picture = _screenshot(shot, "the page after the last action")
+    return f"<section id=after><h2>After the last action</h2>{picture}</section>"
+
+
+def _screenshot(shot: StepScreenshot, what: str) -> str:
     width, height = shot.width or 1, shot.height or 1
     boxes = "".join(
         f"<rect x='{x:.0f}' y='{y:.0f}' width='{w:.0f}' height='{h:.0f}' fill='none' stroke='#ffd400' "
@@ -121,7 +131,7 @@ def _screenshot(shot: StepScreenshot, number: int) -> str:
         for x, y, w, h in shot.targets
     )
     svg = f"<svg viewBox='0 0 {width} {height}' preserveAspectRatio='none' aria-hidden=true>{boxes}</svg>"
-    image = f"<img alt='Step {number} screenshot' src='data:image/jpeg;base64,{_e(shot.jpeg_b64)}'>"
+    image = f"<img alt='{_e(what)}' src='data:image/jpeg;base64,{_e(shot.jpeg_b64)}'>"
     return f"<div class=shot>{image}{svg}</div>"
 
 

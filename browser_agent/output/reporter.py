@@ -60,6 +60,7 @@ class ConsoleReporter:
             on_step_end=lambda agent, step: self.step(step, getattr(agent, "max_steps", None)),
             on_retry=lambda _agent, message: self.retry(message),
             on_run_end=lambda _agent, history: self.run_summary(history),
+            on_step_halted=lambda _agent, number, message: self.halted(number, message),
         )
 
     # -- events ----------------------------------------------------------------------------------
@@ -93,6 +94,15 @@ class ConsoleReporter:
             self._json({"event": "retry", "message": message})
         elif self.mode == "text":
             self.console.print(f"  [yellow]retry:[/] {escape(message)}")
+
+    def halted(self, number: int, message: str) -> None:
+        """The run was paused while the model was asked: the call was cancelled, the step withdrawn."""
+        self._spinner.clear()
+        self._running = None
+        if self.mode == "json":
+            self._json({"event": "halted", "step": number, "message": message})
+        elif self.mode == "text":
+            self.console.print(f"[bold cyan]{escape(_title(number, None))}[/] [yellow]{escape(message)}[/]")
 
     def run_summary(self, history: AgentHistory) -> None:
         self._spinner.clear()
@@ -139,7 +149,7 @@ class ConsoleReporter:
         errors = history.error_count()
         model_seconds = sum(s.timings.model_ms for s in history.steps) / 1000
         table.add_row(
-            _steps_cell(history),
+            history.steps_label(),
             history.end_reason or "-",
             success,
             f"{history.total_duration_seconds():.1f} ({model_seconds:.1f})",
@@ -183,12 +193,6 @@ def _facts(step: AgentStep) -> str:
     return f"{seconds:.1f} s (model {model:.1f} s) · {tokens} · {escape(step.url)}"
 
 
-def _steps_cell(history: AgentHistory) -> str:
-    """The steps printed: the model's steps, and step 0 when actions ran before them."""
-    numbered = sum(1 for s in history.steps if s.step > 0)
-    return f"{numbered} + step 0" if any(s.step == 0 for s in history.steps) else str(numbered)
-
-
 def _step_event(step: AgentStep, max_steps: int | None) -> dict[str, Any]:
     return {
         "event": "step",
@@ -212,7 +216,7 @@ def _step_event(step: AgentStep, max_steps: int | None) -> dict[str, Any]:
 def _end_event(history: AgentHistory) -> dict[str, Any]:
     return {
         "event": "end",
-        "steps": len(history.steps),
+        "steps": history.model_steps(),
         "end_reason": history.end_reason,
         "done": history.is_done(),
         "success": history.is_successful(),

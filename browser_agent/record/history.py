@@ -16,7 +16,7 @@ from browser_agent import artifacts
 from browser_agent.controller.models import ActionResult
 from browser_agent.errors import UserError
 from browser_agent.llm.usage import TokenUsage
-from browser_agent.record.step import ActionCall, AgentBrain, AgentStep
+from browser_agent.record.step import ActionCall, AgentBrain, AgentStep, StepScreenshot
 from browser_agent.user_files import UserFileError, check_version, read_model, validation_message
 
 if TYPE_CHECKING:
@@ -27,7 +27,8 @@ __all__ = ["AgentHistory", "EndReason", "RunUsage"]
 FORMAT_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
 _RENAMED_ACTIONS = {"search": "search_web"}  # old name -> new, for histories saved before the rename
-_CLOCK_FIELDS = ("started_at", "duration_seconds")  # added later: left out while unknown
+# added later: left out while unknown, so a history loaded from an older file is saved as it was
+_LATER_FIELDS = ("started_at", "duration_seconds", "final_screenshot")
 T = TypeVar("T", bound=BaseModel)
 EndReason = Literal["done", "max_steps", "max_failures", "stopped", "interrupted", "error"]
 
@@ -76,12 +77,18 @@ class AgentHistory(BaseModel):
         description="The run's wall time: from its start (the browser's launch included) to its end, "
         "also when it was interrupted; None while it runs.",
     )
+    final_screenshot: StepScreenshot | None = Field(
+        default=None,
+        description="The page after the last action, taken when the run ended (masked like every "
+        "recorded screenshot); only when screenshots are recorded, and not after an interruption.",
+    )
 
     @model_serializer(mode="wrap")
-    def _without_unknown_clock(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """A history loaded from a file made before the run's clock was kept is saved as it was."""
+    def _without_unknown_later_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A history loaded from a file made before the run's clock (or its last picture) was kept is
+        saved as it was."""
         data: dict[str, Any] = handler(self)
-        for name in _CLOCK_FIELDS:
+        for name in _LATER_FIELDS:
             if name in data and data[name] is None:
                 del data[name]
         return data
@@ -139,6 +146,17 @@ class AgentHistory(BaseModel):
         if last is None or not last.is_done:
             return None
         return last.success is True
+
+    def model_steps(self) -> int:
+        """How many steps the model took: every step but step 0, the actions run before the model's
+        first step (``initial_actions``, or opening the task's address). The one step count the console,
+        the report, the UI, batch and eval records give."""
+        return sum(1 for s in self.steps if s.step > 0)
+
+    def steps_label(self) -> str:
+        """The step count in words: ``"5"``, or ``"5 (+ step 0)"`` when actions ran before the first step."""
+        count = str(self.model_steps())
+        return f"{count} (+ step 0)" if any(s.step == 0 for s in self.steps) else count
 
     def errors(self) -> list[str | None]:
         """One entry per step: its errors joined, or None when the step had none."""

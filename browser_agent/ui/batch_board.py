@@ -36,7 +36,7 @@ class BatchBoard:
             row
             | {
                 "state": "succeeded" if outcome.success else "failed",
-                "steps": sum(s.step > 0 for s in history.steps),
+                "steps": history.model_steps(),
                 "seconds": round(outcome.seconds, 1),
                 "result": history.final_result() if outcome.success else outcome.error,  # redacted records
             }

@@ -231,7 +231,15 @@ class LiveView:
         view = metrics["cssLayoutViewport"]
         return painted, int(view["clientWidth"]), int(view["clientHeight"]), taken
 
-    def _publish(self, jpeg: str, width: float, height: float, captured: float | None) -> None:
+    def show_end(self, jpeg: str, width: float, height: float) -> None:
+        """Show the page after the run's last action as its last frame (masked when it was taken): the
+        stream is held while the agent acts and the run ends right after, so it may never have shown it.
+        The frame says ``final``: the page draws no element marks on it (they were the step's, before)."""
+        self._publish(jpeg, width, height, None, final=True)
+
+    def _publish(
+        self, jpeg: str, width: float, height: float, captured: float | None, *, final: bool = False
+    ) -> None:
         self.frames_sent += 1
         self._last = time.monotonic()
         frame: Event = {
@@ -241,6 +249,7 @@ class LiveView:
             "height": height,
             "captured": captured,
             "sent": time.time(),
+            "final": final,
         }
         self.hub.show(frame)
 

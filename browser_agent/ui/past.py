@@ -40,7 +40,8 @@ def _summary(path: Path) -> dict[str, Any]:
     return {
         "name": path.name,
         "task": history.task,
-        "steps": len(history.steps),
+        "steps": history.model_steps(),
+        "steps_label": history.steps_label(),
         "end_reason": history.end_reason,
         "success": history.is_successful(),
         "started_at": history.started_at.isoformat() if history.started_at else None,

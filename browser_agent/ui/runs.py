@@ -1,8 +1,10 @@
 """One watched run: its state, its controls (pause, resume, stop, take over) and the hooks that feed
 the timeline and point the live view at the agent's tab.
 
-The agent pauses between steps (``Agent.pause`` lets the step under way finish), so the run is
-``pausing`` until that step ends and ``paused`` after: only then may the person take over the tab.
+A pause while the model is asked lands at once (``Agent.pause`` cancels the call and the step is asked
+again on resume: ``on_step_halted``); one while the agent reads the page or acts lets that step finish,
+so the run is ``pausing`` until it ends. Only once ``paused`` may the person take over the tab. When
+the run ends, the live view shows the page after its last action (``AgentHistory.final_screenshot``).
 On resume, what they did is told to the model (``Agent.tell``). What they typed becomes a secret of the
 run (``typed_1``, ``typed_2``, ... scoped to the site it was typed on) as each run of typing ends: the
 page view, the model's prompts, the timeline, the saved history, the report and the log show its
@@ -43,6 +45,7 @@ class RunControl:
         self.agent: Agent | None = None
         self.state: RunState = "idle"
         self._in_step = False
+        self._step: int | None = None  # the step under way (its retries go in its card)
         self._takeover: TakeoverLog | None = None
         self._unanswered: asyncio.Task[bool] | None = None  # waits for a tab that did not take an input
 
@@ -66,7 +69,7 @@ class RunControl:
 
         async def start(agent: Any, number: int) -> None:
             self.attach(agent)
-            self._in_step = True
+            self._in_step, self._step = True, number
             self.hub.publish(step_start_event(number, agent.max_steps))
             await then.step_start(agent, number)
 
@@ -80,15 +83,23 @@ class RunControl:
             await then.step_phase(agent, number, name)
 
         async def end(agent: Any, step: AgentStep) -> None:
-            self._in_step = False
-            self.live.hold(False)
+            self._step_over()
             self.hub.publish(step_end_event(step))
             if self.state == "pausing":
                 self._paused()
             await then.step_end(agent, step)
 
+        async def halted(agent: Any, number: int, message: str) -> None:
+            self._step_over()
+            self.hub.publish({"type": "step_halted", "step": number, "message": message})
+            if self.state == "pausing":
+                self._paused()
+            await then.step_halted(agent, number, message)
+
         def retry(agent: Any, message: str) -> None:
-            self.hub.publish({"type": "retry", "message": message})
+            # said once: in the card of the step under way (which its step_end does not repeat), or, out
+            # of a step (the planner's), as a line of its own
+            self.hub.publish({"type": "retry", "step": self._step, "message": message})
             then.retry(agent, message)
 
         async def run_end(agent: Any, history: AgentHistory) -> None:
@@ -96,8 +107,17 @@ class RunControl:
             await then.run_end(agent, history)
 
         return AgentHooks(
-            on_step_start=start, on_step_end=end, on_retry=retry, on_run_end=run_end, on_step_phase=phase
+            on_step_start=start,
+            on_step_end=end,
+            on_retry=retry,
+            on_run_end=run_end,
+            on_step_phase=phase,
+            on_step_halted=halted,
         )
+
+    def _step_over(self) -> None:
+        self._in_step, self._step = False, None
+        self.live.hold(False)
 
     def finished(self, history: AgentHistory | None, error: str | None = None) -> None:
         """The run ended (``error``: it could not start, or failed; already redacted)."""
@@ -106,6 +126,9 @@ class RunControl:
         self.state = "ended"
         self._end_takeover()
         self.live.hold(False)
+        shot = history.final_screenshot if history is not None else None
+        if shot is not None:
+            self.live.show_end(shot.jpeg_b64, shot.width, shot.height)
         event = run_end_event(history) if history is not None else {"type": "run_end", "end_reason": "error"}
         if error:
             event["error"] = error

@@ -64,7 +64,7 @@ async def test_a_slow_model_shows_the_step_running_then_step_0_and_the_steps_are
     printed = _plain(out.getvalue())
     assert f"  go_to_url(url='{start}') → Opened {start}" in printed, printed
     assert re.search(r"[\r\n]Step 0 \(before the first step\) \d+\.\d s\n", printed), printed
-    assert re.search(r"│\s*1 \+ step 0\s*│\s*done", printed), printed
+    assert re.search(r"│\s*1 \(\+ step 0\)\s*│\s*done", printed), printed
     # the table shows one decimal: rounding keeps the order, so the wall time is never below the steps' sum
     assert _summary_seconds(printed) >= float(f"{history.steps_duration_seconds():.1f}")
 
@@ -111,5 +111,5 @@ async def test_an_interrupted_run_prints_and_keeps_the_cut_step_and_its_whole_ti
     assert cut_after - 0.2 <= history.duration_seconds <= elapsed, (cut_after, history.duration_seconds)
     printed = _plain(out.getvalue())
     assert "step failed: Interrupted while waiting for the model." in printed, printed
-    assert re.search(r"│\s*1 \+ step 0\s*│\s*interrupted", printed), printed
+    assert re.search(r"│\s*1 \(\+ step 0\)\s*│\s*interrupted", printed), printed
     assert _summary_seconds(printed) == float(f"{history.duration_seconds:.1f}")

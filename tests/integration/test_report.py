@@ -96,13 +96,16 @@ async def test_report_opens_in_chromium_with_every_step_and_image(
         images = await page.evaluate(
             "() => [...document.images].map((i) => [i.complete, i.naturalWidth, i.naturalHeight])"
         )
+        after = await page.locator("#after").inner_text()
         summary = await page.locator("header").inner_text()
         failed = await page.locator("#step-5 .bad").inner_text()
         outlines = await page.locator("#step-3 svg rect").count()
     finally:
         await context.close()
     assert sections == STEPS
-    assert len(images) == STEPS and all(done and w > 0 and h > 0 for done, w, h in images), images
+    assert len(images) == STEPS + 1, "each step's picture, and the page after the last action"
+    assert all(done and w > 0 and h > 0 for done, w, h in images), images
+    assert "After the last action" in after
     assert not problems, problems
     assert "Cart filled" in summary and "yes" in summary and "Tokens (agent)" in summary
     assert "999" in failed
@@ -117,18 +120,18 @@ async def test_screenshots_black_out_the_secret_and_gif_has_a_frame_per_step(
     assert await company.input_value() == SECRET
     box = await company.bounding_box()
     assert box is not None
-    shot = history.steps[-1].screenshot
-    assert shot is not None and shot.width == 1280
-    picture = Image.open(io.BytesIO(base64.b64decode(shot.jpeg_b64))).convert("L")
-    inner = picture.crop(
-        (
-            int(box["x"]) + 20,
-            int(box["y"]) + 6,
-            int(box["x"] + box["width"]) - 30,
-            int(box["y"] + box["height"]) - 6,
+    for shot in (history.steps[-1].screenshot, history.final_screenshot):
+        assert shot is not None and shot.width == 1280
+        picture = Image.open(io.BytesIO(base64.b64decode(shot.jpeg_b64))).convert("L")
+        inner = picture.crop(
+            (
+                int(box["x"]) + 20,
+                int(box["y"]) + 6,
+                int(box["x"] + box["width"]) - 30,
+                int(box["y"] + box["height"]) - 6,
+            )
         )
-    )
-    assert inner.getextrema()[1] < 60, "the field showing the secret is blacked out"
+        assert inner.getextrema()[1] < 60, "the field showing the secret is blacked out"
 
     with Image.open(save_gif(history, tmp_path / "run.gif")) as gif:
         assert gif.format == "GIF" and gif.n_frames == 4

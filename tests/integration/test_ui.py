@@ -18,7 +18,7 @@ import websockets
 from PIL import Image
 from playwright.async_api import Browser, Page
 
-from browser_agent import Agent, AgentSettings
+from browser_agent import Agent, AgentHistory, AgentSettings
 from browser_agent.batch import TaskSpec, run_many
 from browser_agent.browser import BrowserConfig
 from browser_agent.testing import PageServer, ScriptedChatModel
@@ -328,3 +328,81 @@ async def test_a_running_batch_is_shown_task_by_task(ui_page: Page, site: PageSe
     ]
     assert "could not" in sorted(rows)[1][2]
     assert "2 succeeded, 1 failed, 0 running" in await ui_page.inner_text("#batch-counts")
+
+
+async def _phase_is(page: Page, step: int, words: str) -> None:
+    await page.wait_for_selector(f"#timeline li[data-step='{step}'] .phase:text('{words}')", timeout=30_000)
+
+
+async def _seconds_until(page: Page, state: str) -> float:
+    started = time.monotonic()
+    await _state_is(page, state)
+    return time.monotonic() - started
+
+
+async def test_pause_and_stop_land_at_once_while_a_slow_model_thinks(
+    ui_page: Page, site: PageServer, tmp_path: Path
+) -> None:
+    """The model takes 30 s; Pause cancels its call at once (said in the step's card) and the step asks
+    again on resume; Stop cancels it too and ends the run, saved, the live view showing the page after
+    the last action; the list of runs counts the steps as the report does."""
+    model = ScriptedChatModel(policy=takeover_policy(type_secret=False), latency_s=30)
+    async with LiveServer(setup=_setup(tmp_path, model)) as live:
+        page = ui_page
+        await page.goto(live.url)
+        await page.fill("#f-task", "Wait")
+        await page.fill("#f-url", site.url("/form.html"))
+        await page.click("#start")
+        await _phase_is(page, 1, "waiting for the model")
+        await page.click("#pause")
+        assert await _seconds_until(page, "paused") < 1.5
+        card = page.locator("#timeline li[data-step='1']")
+        assert "the model call under way was cancelled" in await card.inner_text()
+        assert live.state.control.agent is not None
+        assert [s.step for s in live.state.control.agent.history.steps] == [0]
+
+        await page.click("#resume")
+        await _phase_is(page, 1, "waiting for the model")  # the same step asks again
+        await page.click("#stop")
+        assert await _seconds_until(page, "ended") < 1.5
+        assert "stopped" in await page.inner_text("#result")
+        assert "the model call under way was cancelled" in await card.inner_text()
+        frame = await page.evaluate("window.browserAgentUi.frame")
+        assert frame["final"] is True and frame["jpeg"], "the last frame: the page after the last action"
+        assert await page.evaluate("window.browserAgentUi.marks") is None
+
+        await page.wait_for_selector("#runs tr", timeout=10_000)
+        [saved] = (tmp_path / "runs").glob("*.json")
+        history = AgentHistory.load(saved)
+        assert history.end_reason == "stopped" and [s.step for s in history.steps] == [0, 1]
+        assert history.final_screenshot is not None and frame["jpeg"] == history.final_screenshot.jpeg_b64
+        assert "steps: 1 (+ step 0), stopped" in await page.inner_text("#runs tr")
+        report = saved.with_suffix(".html").read_text()
+        assert "<td class=dim>Steps</td><td>1 (+ step 0)</td>" in report and "After the last action" in report
+
+
+async def test_a_retry_shows_once_in_its_step(ui_page: Page, site: PageServer, tmp_path: Path) -> None:
+    class RateLimitError(Exception):
+        status_code = 429
+
+    answers = iter([RateLimitError("slow down")])
+
+    def policy(messages: list[Any]) -> Any:
+        busy = next(answers, None)
+        if busy is not None:
+            return busy
+        brain = {"evaluation_previous_goal": "-", "memory": "-", "next_goal": "finish"}
+        return {"current_state": brain, "action": [{"action": "done", "text": "finished", "success": True}]}
+
+    settings = AgentSettings(retry_initial_wait_s=0.3, retry_max_wait_s=0.3)
+    setup = _setup(tmp_path, ScriptedChatModel(policy=policy), settings=settings)
+    async with LiveServer(setup=setup) as live:
+        await ui_page.goto(live.url)
+        await ui_page.fill("#f-task", "Finish")
+        await ui_page.click("#start")
+        await ui_page.wait_for_selector("#result:not([hidden])", timeout=30_000)
+        await ui_page.wait_for_timeout(300)  # the last events drawn
+        timeline = await ui_page.inner_text("#timeline")
+        card = await ui_page.inner_text("#timeline li[data-step='1']")
+    assert timeline.count("slow down") == 1, timeline
+    assert "retried:" in card and "slow down" in card, "in the card of the step it happened in"

@@ -32,6 +32,17 @@ def test_saving_a_loaded_history_writes_the_same_json(tmp_path: Path) -> None:
     assert json.loads(again.read_text()) == json.loads(SAVED_BY_0_1.read_text())
 
 
+def test_a_history_saved_without_the_last_picture_loads_and_counts_its_model_steps() -> None:
+    """Files saved before the page after the last action was kept load with none; step 0 (the page opened
+    before the model's first step) is no model step, and the count says it is there."""
+    assert "final_screenshot" not in json.loads(SAVED_BY_0_1.read_text())
+    history = AgentHistory.load(SAVED_BY_0_1)
+    assert history.final_screenshot is None
+    assert history.model_steps() == 3 and history.steps_label() == "3 (+ step 0)"
+    history.steps = history.steps[1:]
+    assert history.model_steps() == 3 and history.steps_label() == "3"
+
+
 def test_a_call_and_its_outcome_are_said_one_way() -> None:
     call = ActionCall.model_validate({"action": "input_text", "index": 2, "text": "ada"})
     assert call.flat() == {"action": "input_text", "index": 2, "text": "ada"}

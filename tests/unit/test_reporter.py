@@ -5,12 +5,22 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
+from types import SimpleNamespace
 
 from rich.console import Console
 
+from browser_agent.agent.halt import PAUSED_MESSAGE
+from browser_agent.batch import TaskOutcome
+from browser_agent.eval import runner
+from browser_agent.eval.episode import Verdict
 from browser_agent.output import ConsoleReporter
 from browser_agent.output.console import make_console
+from browser_agent.output.html import render_html
 from browser_agent.record import AgentHistory, AgentStep, StepTimings, TokenUsage
+from browser_agent.testing import ScriptedChatModel
+from browser_agent.ui.past import list_runs
+from browser_agent.ui.timeline import run_end_event
 
 
 def _history() -> AgentHistory:
@@ -175,8 +185,47 @@ def test_step_0_is_printed_as_what_it_is_and_the_summary_counts_it() -> None:
     assert lines[0] == "Step 0 (before the first step) 0.4 s", lines[0]
     expected = "  go_to_url(url='http://127.0.0.1:8000/shop') → Opened http://127.0.0.1:8000/shop"
     assert lines[1] == expected, lines[1]
-    summary = next(line for line in lines if "2 + step 0" in line)
+    summary = next(line for line in lines if "2 (+ step 0)" in line)
     assert "3.9 (2.9)" in summary, summary  # no clock recorded: the steps' seconds (model seconds)
+
+
+def test_a_pause_that_cancelled_the_model_call_is_said() -> None:
+    terminal, _ = _terminal()
+    reporter = ConsoleReporter(terminal)
+    reporter.step_started(3, 5)
+    reporter.phase(3, "decide")
+    reporter.halted(3, PAUSED_MESSAGE)
+    assert not reporter._spinner.showing, "the step's running line ends with it"
+    console, out = _console()
+    ConsoleReporter(console).halted(3, PAUSED_MESSAGE)
+    assert out.getvalue().startswith("Step 3 Paused while waiting for the model: the model call under way")
+    json_console, json_out = _console()
+    ConsoleReporter(json_console, mode="json").halted(3, PAUSED_MESSAGE)
+    assert json.loads(json_out.getvalue()) == {"event": "halted", "step": 3, "message": PAUSED_MESSAGE}
+
+
+def test_one_step_count_everywhere_for_a_run_with_a_step_0(tmp_path: Path) -> None:
+    """Two model steps and step 0: the console, its JSON, the report, the UI's run list and run_end
+    event, a batch record and the eval record all say 2 (and "(+ step 0)" where people read it)."""
+    history = _history()
+    history.steps.insert(0, _opened())
+    console, out = _console()
+    ConsoleReporter(console).run_summary(history)
+    assert re.search(r"│\s*2 \(\+ step 0\)\s*│", out.getvalue()), out.getvalue()
+    json_console, json_out = _console()
+    ConsoleReporter(json_console, mode="json").run_summary(history)
+    assert json.loads(json_out.getvalue())["steps"] == 2
+    assert "<td class=dim>Steps</td><td>2 (+ step 0)</td>" in render_html(history)
+    history.save(tmp_path / "run.json")
+    [listed] = list_runs(tmp_path)
+    assert (listed["steps"], listed["steps_label"]) == (2, "2 (+ step 0)")
+    ended = run_end_event(history)
+    assert (ended["steps"], ended["steps_label"]) == (2, "2 (+ step 0)")
+    assert TaskOutcome(0, "one", history, 1.0).summary()["steps"] == 2
+    episode = SimpleNamespace(name="t", family="f", seed=0)
+    kit = runner._Kit(llm=ScriptedChatModel(), options=runner.EvalOptions(), save_dir=tmp_path)
+    outcome = runner._Outcome(history=history, verdict=Verdict(True, 1.0))
+    assert runner._record(episode, kit, outcome).steps == 2  # type: ignore[arg-type]
 
 
 def test_the_summary_gives_the_runs_wall_time_when_it_was_recorded() -> None:

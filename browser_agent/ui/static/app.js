@@ -81,6 +81,7 @@ $('answer-form').onsubmit = async (event) => {
 
 function showFrame(event) {
   ui.frame = event;
+  if (event.final) ui.marks = null; // the page after the last action: the marks were of the page before
   ui.frames += 1;
   ui.lastFrameAt = Date.now() / 1000;
   $('frame').src = `data:image/jpeg;base64,${event.jpeg}`;
@@ -199,9 +200,25 @@ function onStepEnd(event) {
     item.append(line);
   }
   if (event.error) item.append(el('div', 'failed-text', event.error));
-  for (const retry of event.retries) item.append(el('div', 'warn', `retried: ${retry}`));
+  // each retry was put in the card as it happened (a viewer who came later got it from the backlog)
+  for (const retry of event.retries.slice(Number(item.dataset.retries || 0))) item.append(el('div', 'warn', `retried: ${retry}`));
   const extra = event.corrections ? `, ${event.corrections} correction(s)` : '';
   item.append(el('div', 'meta', `${event.input_tokens} in / ${event.output_tokens} out tokens, ${event.seconds} s (model ${event.model_seconds} s)${extra}`));
+  follow();
+}
+
+function onRetry(event) {
+  const item = event.step === null || event.step === undefined ? null : ui.steps.get(event.step);
+  if (!item || item.dataset.done) { note(`Provider busy, retrying: ${event.message}`); return; }
+  item.dataset.retries = Number(item.dataset.retries || 0) + 1;
+  item.append(el('div', 'warn', `retried: ${event.message}`));
+  follow();
+}
+
+function onHalted(event) {
+  const item = stepItem(event.step);
+  item.querySelector('.phase')?.remove();
+  item.append(el('div', 'warn halted', event.message));
   follow();
 }
 
@@ -223,7 +240,10 @@ function onRunEnd(event) {
   const result = $('result');
   result.hidden = false;
   const outcome = event.success === true ? 'succeeded' : event.success === false ? 'did not succeed' : `ended (${event.end_reason})`;
-  result.textContent = `The run ${outcome}` + (event.result ? `: ${event.result}` : '.') + (event.error ? ` ${event.error}` : '');
+  result.textContent = `The run ${outcome}` + (event.result ? `: ${event.result}` : '.') + (event.error ? ` ${event.error}` : '')
+    + (event.steps_label ? ` Steps: ${event.steps_label}.` : '');
+  ui.marks = null; // they were the last step's, of the page before its actions
+  drawMarks();
   loadRuns();
 }
 
@@ -258,7 +278,8 @@ const handlers = {
   phase: onPhase,
   step_end: onStepEnd,
   marks: (event) => { ui.marks = event; drawMarks(); },
-  retry: (event) => note(`Provider busy, retrying: ${event.message}`, 'note'),
+  retry: onRetry,
+  step_halted: onHalted,
   note: (event) => note(`Told the agent: ${event.text}`),
   question: onQuestion,
   question_closed: (event) => { if (ui.question === event.id) { ui.question = null; $('question').hidden = true; } },
@@ -314,7 +335,7 @@ async function loadRuns() {
     const replay = el('button', null, 'replay');
     replay.onclick = () => api(`/api/runs/${encodeURIComponent(run.name)}/replay`, {});
     links.append(report, download, replay);
-    const ended = run.unreadable ? 'unreadable' : `${run.steps} steps, ${run.end_reason}`;
+    const ended = run.unreadable ? 'unreadable' : `steps: ${run.steps_label}, ${run.end_reason}`;
     row.append(el('td', null, run.task || run.name), el('td', null, ended), links);
     body.append(row);
   }
