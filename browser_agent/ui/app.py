@@ -132,6 +132,7 @@ async def _status(ui: UiState, request: Request) -> Any:
         "can_start": setup is not None,
         "secret_names": secret_names(setup.secrets) if setup is not None else [],
         "fence": list(setup.allowed_domains or []) if setup is not None else [],
+        "step_timeout_s": setup.settings.step_timeout_s if setup is not None else None,
         "runs": ui.runs_dir is not None,
         "question": ui.channel.pending,
     }

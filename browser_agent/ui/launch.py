@@ -44,6 +44,8 @@ class RunForm(BaseModel):
     start_url: str = Field(default="", max_length=2_000)
     allowed_domains: list[str] = Field(default_factory=list, max_length=50)
     max_steps: int = Field(default=DEFAULT_MAX_STEPS, ge=1, le=500)
+    # None: the server's own (--step-timeout); a slow local model needs more than the default
+    step_timeout_s: float | None = Field(default=None, gt=0, le=3_600)
     vision: bool = False
     secrets: list[str] = Field(default_factory=list, max_length=50)
 
@@ -140,16 +142,7 @@ def start_run(
         raise UserError("A run is already under way; stop it or wait for its end first.")
     path = _history_file(setup.runs_dir, form.task)
     answer_s = channel.timeout_s
-    settings = setup.settings.model_copy(
-        update={
-            "use_vision": form.vision,
-            "record_screenshots": True,
-            "initial_actions": [{"action": "go_to_url", "url": form.start_url}] if form.start_url else [],
-            "allowed_domains": _fence(form, setup),
-            "save_history_path": path,
-            "step_timeout_s": max(setup.settings.step_timeout_s, answer_s + 60),
-        }
-    )
+    settings = run_settings(form, setup, path, answer_s)
     agent = Agent(
         form.task,
         setup.model(),
@@ -161,6 +154,22 @@ def start_run(
     )
     control.attach(agent)
     return asyncio.get_running_loop().create_task(_run(agent, form.max_steps, path, control), name="ui run")
+
+
+def run_settings(form: RunForm, setup: RunSetup, path: Path, answer_s: float) -> AgentSettings:
+    """The settings of a run from the form: the server's, with the form's choices. A step may wait for a
+    person's answer (``ask_human``), so it is given that long and a minute more at least."""
+    step_s = form.step_timeout_s or setup.settings.step_timeout_s
+    return setup.settings.model_copy(
+        update={
+            "use_vision": form.vision,
+            "record_screenshots": True,
+            "initial_actions": [{"action": "go_to_url", "url": form.start_url}] if form.start_url else [],
+            "allowed_domains": _fence(form, setup),
+            "save_history_path": path,
+            "step_timeout_s": max(step_s, answer_s + 60),
+        }
+    )
 
 
 async def _run(agent: Agent, max_steps: int, path: Path, control: RunControl) -> None:

@@ -103,6 +103,7 @@ async def test_a_run_from_the_form_is_watched_paused_taken_over_resumed_and_stop
         page = ui_page
         wire = Wire(page)
         await page.goto(live.url)
+        assert await page.input_value("#f-step-timeout") == "120", "the server's step timeout, shown"
         await page.fill("#f-task", "Set the nickname, then wait for the person")
         await page.fill("#f-url", site.url("/form.html"))
         await page.check("#f-secrets input[value=pw]")

@@ -19,7 +19,7 @@ from browser_agent.sensitive import Secrets
 from browser_agent.ui.ask_human import ASK_HUMAN, HumanChannel, with_ask_human
 from browser_agent.ui.auth import TokenGuard
 from browser_agent.ui.hub import Hub, Viewer
-from browser_agent.ui.launch import RunForm, RunSetup, _chosen, _fence, secret_names
+from browser_agent.ui.launch import RunForm, RunSetup, _chosen, _fence, run_settings, secret_names
 from browser_agent.ui.past import history_path, list_runs
 from browser_agent.ui.takeover import InputEvent, TakeoverLog
 
@@ -80,6 +80,19 @@ def test_the_form_is_checked_field_by_field() -> None:
     ):
         with pytest.raises(UserError, match=field):
             RunForm.parse(bad)
+
+
+def test_the_form_s_step_timeout_wins_over_the_server_s_and_leaves_room_for_an_answer(tmp_path: Path) -> None:
+    from browser_agent.agent import AgentSettings
+
+    setup = RunSetup(model=lambda: None, runs_dir=tmp_path, settings=AgentSettings(step_timeout_s=200))  # type: ignore[arg-type,return-value]
+    path = tmp_path / "h.json"
+    assert run_settings(RunForm(task="t"), setup, path, answer_s=30).step_timeout_s == 200
+    assert run_settings(RunForm(task="t", step_timeout_s=600), setup, path, answer_s=30).step_timeout_s == 600
+    assert run_settings(RunForm(task="t", step_timeout_s=10), setup, path, answer_s=300).step_timeout_s == 360
+    for bad in (0, -5, 10_000):
+        with pytest.raises(UserError, match="step_timeout_s"):
+            RunForm.parse({"task": "t", "step_timeout_s": bad})
 
 
 def test_a_run_s_fence_stays_inside_the_server_s(tmp_path: Path) -> None:

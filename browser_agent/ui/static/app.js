@@ -65,6 +65,7 @@ $('run-form').onsubmit = async (event) => {
     start_url: $('f-url').value.trim(),
     allowed_domains: $('f-domains').value.split(',').map((d) => d.trim()).filter(Boolean),
     max_steps: Number($('f-steps').value),
+    step_timeout_s: Number($('f-step-timeout').value) || null,
     vision: $('f-vision').checked,
     secrets,
   });
@@ -357,6 +358,7 @@ async function init() {
     box.append(label);
   }
   box.hidden = !status.secret_names.length;
+  if (status.step_timeout_s) $('f-step-timeout').value = String(status.step_timeout_s);
   if (status.fence.length) $('fence').textContent = `The server keeps every run to: ${status.fence.join(', ')}`;
   if (status.runs) loadRuns();
   connect();
