@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-from browser_agent.cli.options import command
+from browser_agent.cli.options import add_network_options, command
 from browser_agent.errors import NavigationError, UserError
 
 if TYPE_CHECKING:
@@ -39,11 +39,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--width", type=int, default=1280, help="viewport width in CSS pixels")
     parser.add_argument("--height", type=int, default=800, help="viewport height in CSS pixels")
-    parser.add_argument(
-        "--allow-network",
-        action="store_true",
-        help="let the browser reach hosts other than this machine (needed for any remote URL)",
-    )
+    add_network_options(parser.add_argument_group("network"), local_by_default=True)
     parser.set_defaults(func=_main)
 
 
@@ -91,12 +87,12 @@ async def inspect_page(args: argparse.Namespace) -> tuple[str, int | None]:
     from browser_agent.dom import render
 
     config = BrowserConfig(
-        block_external_network=not args.allow_network,
+        block_external_network=args.local_only,
         viewport=Viewport(width=args.width, height=args.height),
     )
     target = _target(args.url)
     async with BrowserSession(config) as session:
-        status = await _load(session, target, args.allow_network)
+        status = await _load(session, target, not args.local_only)
         snapshot = await session.capture()
         if args.screenshot:
             await _marked_screenshot(session.page, snapshot, args.screenshot)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from browser_agent.cli.options import (
     add_browser_options,
     add_fence_options,
+    add_network_options,
     add_secret_options,
     allowed_domains,
     browser_config,
@@ -51,8 +52,10 @@ def add_parser(subparsers: Any) -> None:
         "--step-timeout", type=float, default=60, metavar="S", help="the longest one call may take"
     )
     browser = add_browser_options(parser)
+    add_network_options(browser, local_by_default=False)
+    # the flag's name before it was shared with inspect; still taken, no longer shown
     browser.add_argument(
-        "--block-external-network", action="store_true", help="only 127.0.0.1 and localhost are reachable"
+        "--block-external-network", dest="local_only", action="store_true", help=argparse.SUPPRESS
     )
     add_fence_options(parser, help="only these sites may be opened (repeatable; default: every site)")
     add_secret_options(parser)
@@ -93,7 +96,7 @@ def _main(args: argparse.Namespace) -> int:
     from browser_agent.mcp import McpBrowserServer, McpServerConfig  # the optional extra, checked here
 
     browser = browser_config(
-        args, block_external_network=args.block_external_network, allowed_domains=allowed_domains(args)
+        args, block_external_network=args.local_only, allowed_domains=allowed_domains(args)
     )
     config = McpServerConfig(
         browser=browser,

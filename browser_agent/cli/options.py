@@ -34,6 +34,7 @@ __all__ = [
     "add_fence_options",
     "add_login_options",
     "add_model_options",
+    "add_network_options",
     "add_secret_options",
     "allowed_domains",
     "browser_config",
@@ -277,6 +278,27 @@ def browser_config(args: argparse.Namespace, **settings: Any) -> BrowserConfig:
     if len(configs) > 1:
         raise UserError("Give --cdp-url or --ws-endpoint, not both: this command drives one browser.")
     return configs[0]
+
+
+def add_network_options(group: argparse._ArgumentGroup, *, local_by_default: bool) -> None:
+    """``--local-only`` and ``--allow-network``: whether the browser reaches hosts other than this machine.
+    The same two names for every command; the default is the command's (``inspect`` looks at local pages,
+    ``mcp`` serves a client that browses). Read back as ``args.local_only``."""
+    choice = group.add_mutually_exclusive_group()
+    choice.add_argument(
+        "--local-only",
+        dest="local_only",
+        action="store_true",
+        default=local_by_default,
+        help="only 127.0.0.1 and localhost are reachable" + (" (the default)" if local_by_default else ""),
+    )
+    choice.add_argument(
+        "--allow-network",
+        dest="local_only",
+        action="store_false",
+        help="let the browser reach hosts other than this machine"
+        + (" (needed for any remote URL)" if local_by_default else " (the default)"),
+    )
 
 
 def add_login_options(group: argparse._ArgumentGroup, *, save: bool = False) -> None:

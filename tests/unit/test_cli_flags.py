@@ -180,3 +180,14 @@ def test_mcp_reads_secret_from_the_environment_like_run(capsys: pytest.CaptureFi
     assert main(["mcp", "--secret", "pw=NO_SUCH_VAR_12"]) == 2
     err = capsys.readouterr().err
     assert "NO_SUCH_VAR_12" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_inspect_and_mcp_name_the_network_choice_alike_with_their_own_defaults() -> None:
+    parse = build_parser().parse_args
+    assert parse(["inspect", "page.html"]).local_only is True
+    assert parse(["inspect", "https://x.test", "--allow-network"]).local_only is False
+    assert parse(["mcp"]).local_only is False
+    assert parse(["mcp", "--local-only"]).local_only is True
+    assert parse(["mcp", "--block-external-network"]).local_only is True, "the old name still works"
+    with pytest.raises(SystemExit):
+        parse(["inspect", "p.html", "--local-only", "--allow-network"])
