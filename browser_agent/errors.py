@@ -43,6 +43,7 @@ __all__ = [
     "ProviderUnreachableError",
     "TabClosedError",
     "UserError",
+    "first_line",
 ]
 
 
@@ -157,3 +158,16 @@ class AgentRunError(BrowserAgentError):
     def __init__(self, message: str, *, history: Any = None) -> None:
         super().__init__(message)
         self.history = history
+
+
+def first_line(reason: BaseException | str | None, limit: int | None = None) -> str:
+    """The first line of an exception's message (its class's name when it has none), or of a text; cut to
+    ``limit`` characters when given. The one way a message is shortened to a line."""
+    if reason is None:
+        return ""
+    text = str(reason).strip()
+    if text:
+        line = text.splitlines()[0]
+    else:
+        line = type(reason).__name__ if isinstance(reason, BaseException) else ""
+    return line[:limit] if limit is not None else line

@@ -22,7 +22,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from browser_agent.errors import UserError
+from browser_agent.errors import UserError, first_line
 from browser_agent.extras import install_hint
 from browser_agent.llm.providers import PROVIDERS, Provider
 
@@ -76,8 +76,7 @@ def chat_model(
     try:
         model: BaseChatModel = getattr(module, provider.class_name)(**(kwargs | options))
     except Exception as exc:  # the provider's validation: say what it refused, in one line
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UserError(f"Could not set up --model {spec}: {first}") from exc
+        raise UserError(f"Could not set up --model {spec}: {first_line(exc)}") from exc
     return model
 
 

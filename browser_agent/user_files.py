@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from browser_agent.errors import UserError
+from browser_agent.errors import UserError, first_line
 
 if TYPE_CHECKING:  # pydantic is imported when a model is validated: `browser-agent --help` stays light
     from pydantic import BaseModel, ValidationError
@@ -266,5 +266,4 @@ def _nesting(text: str) -> int:
 
 
 def _one_line(text: str) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return line[:200]
+    return first_line(text, 200)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from browser_agent.errors import first_line
 from browser_agent.record import AgentHistory
 
 __all__ = ["TaskOutcome"]
@@ -60,7 +61,7 @@ class TaskOutcome:
         else:
             ending = _ENDINGS.get(history.end_reason or "", "ended without being done")
         last = next((e for s in reversed(history.steps) for e in reversed(s.errors)), None)
-        return f"{ending}; last error: {last.strip().splitlines()[0]}" if last and last.strip() else ending
+        return f"{ending}; last error: {first_line(last)}" if last and last.strip() else ending
 
     def summary(self) -> dict[str, Any]:
         """The outcome as one flat JSON-ready record (a line of ``browser-agent batch --out``)."""

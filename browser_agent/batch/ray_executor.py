@@ -28,7 +28,7 @@ from browser_agent.batch.outcome import TaskOutcome
 from browser_agent.batch.spec import TaskSpec
 from browser_agent.batch.task_run import history_file
 from browser_agent.browser import BrowserConfig
-from browser_agent.errors import UserError
+from browser_agent.errors import UserError, first_line
 from browser_agent.extras import require
 from browser_agent.record import AgentHistory
 
@@ -130,7 +130,7 @@ class RayExecutor:
         try:
             outcome: TaskOutcome = await self._handles[slot].run.remote(spec, index)
         except ray.exceptions.RayError as exc:  # the actor died more often than Ray may retry
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            reason = first_line(str(exc))
             history = AgentHistory(
                 task=spec.task,
                 error=f"{type(exc).__name__}: Ray actor {slot} failed running the task: {reason}",

@@ -27,7 +27,7 @@ from browser_agent.batch.spec import TaskSpec
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.controller import Controller
-from browser_agent.errors import BrowserAgentError
+from browser_agent.errors import BrowserAgentError, first_line
 from browser_agent.record import AgentHistory
 from browser_agent.sensitive import Secrets
 
@@ -127,9 +127,9 @@ class _Run:
 
     def fail_with(self, exc: Exception, fleet: Fleet) -> None:
         lost = fleet.check_lost(self.endpoint) if self.endpoint is not None else None
-        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        said = first_line(str(exc))
         if lost is not None:
-            self.fail(f"BrowserError: {lost} ({type(exc).__name__}: {first_line})")
+            self.fail(f"BrowserError: {lost} ({type(exc).__name__}: {said})")
             return
         if not isinstance(exc, BrowserAgentError):  # a bug, ours or in an action: keep its traceback
             trace = "".join(traceback.format_exception(exc))

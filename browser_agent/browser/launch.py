@@ -13,7 +13,7 @@ from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.storage import read_storage_state
-from browser_agent.errors import BrowserError
+from browser_agent.errors import BrowserError, first_line
 
 __all__ = [
     "context_options",
@@ -85,7 +85,7 @@ async def launch_browser(pw: Playwright, cfg: BrowserConfig) -> Browser:
         return await pw.chromium.launch(**_launch_options(pw, cfg))
     except PlaywrightError as exc:
         target = cfg.cdp_url or cfg.ws_endpoint or "Chromium"
-        raise BrowserError(f"Could not start or reach {target}: {str(exc).strip().splitlines()[0]}") from exc
+        raise BrowserError(f"Could not start or reach {target}: {first_line(exc)}") from exc
 
 
 async def launch_persistent(
@@ -97,7 +97,7 @@ async def launch_persistent(
         return await pw.chromium.launch_persistent_context(str(cfg.user_data_dir), **options)
     except PlaywrightError as exc:
         raise BrowserError(
-            f"Could not launch Chromium with profile {cfg.user_data_dir}: {str(exc).strip().splitlines()[0]}"
+            f"Could not launch Chromium with profile {cfg.user_data_dir}: {first_line(exc)}"
         ) from exc
 
 

@@ -17,6 +17,7 @@ from browser_agent.errors import (
     ElementNotFoundError,
     NavigationError,
     TabClosedError,
+    first_line,
 )
 from browser_agent.user_files import UserFileError
 
@@ -75,11 +76,6 @@ def not_ready(message: str) -> str | None:
     return max(said)[1] if said else None
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 @contextmanager
 def map_navigation_errors(url: str) -> Iterator[None]:
     """Translate errors of a navigation to ``url``."""
@@ -90,7 +86,7 @@ def map_navigation_errors(url: str) -> Iterator[None]:
     except TargetClosedError as exc:
         raise TabClosedError(f"The tab closed while loading {url}; switch to another tab.") from exc
     except PlaywrightError as exc:
-        message = _first_line(exc)
+        message = first_line(exc)
         raise NavigationError(f"Could not load {url}: {message}") from exc
 
 
@@ -115,7 +111,7 @@ def map_action_errors(what: str) -> Iterator[None]:
     except TargetClosedError as exc:
         raise TabClosedError(f"The tab was closed or crashed during {what}; switch to another tab.") from exc
     except PlaywrightError as exc:
-        message = _first_line(exc)
+        message = first_line(exc)
         if any(m in message for m in _DETACHED_MARKERS):
             raise ElementNotFoundError(
                 f"{what} failed: the element is no longer on the page; look at the new state."

@@ -15,7 +15,7 @@ from browser_agent import artifacts
 from browser_agent.cli import batch, demo, export, inspect, mcp, replay, run, ui, workflow
 from browser_agent.cli import eval as eval_command
 from browser_agent.cli.options import HelpFormatter
-from browser_agent.errors import BrowserAgentError
+from browser_agent.errors import BrowserAgentError, first_line
 
 __all__ = ["build_parser", "main", "main_async"]
 
@@ -75,8 +75,7 @@ def _run_command(args: argparse.Namespace) -> int:
         code: int = args.func(args)
     except BrowserAgentError as exc:  # ours, with a message that says what to do: no traceback
         # One format for every command: the message says what happened and what to do, never a class name.
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"browser-agent {args.command}: {first}", file=sys.stderr)
+        print(f"browser-agent {args.command}: {first_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (interrupts.Interrupted)
         from browser_agent.interrupts import exit_code

@@ -28,7 +28,7 @@ from browser_agent.cli.options import (
 from browser_agent.cli.output_schema import import_model
 from browser_agent.cli.secret_files import load_secrets
 from browser_agent.defaults import DEFAULT_MAX_STEPS
-from browser_agent.errors import AgentRunError, ProviderUnreachableError, UserError
+from browser_agent.errors import AgentRunError, ProviderUnreachableError, UserError, first_line
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -188,7 +188,7 @@ def _failed(exc: AgentRunError, history: AgentHistory) -> int:
         return 2
     asked = [s for s in history.steps if s.step > 0]
     if asked and all(s.model_output is None and s.error for s in asked):
-        reason = (asked[-1].error or "").splitlines()[0]
+        reason = first_line(asked[-1].error)
         print(f"browser-agent run: the model could not be used: {reason}", file=sys.stderr)
         return 2
     print(f"browser-agent run: {exc}", file=sys.stderr)

@@ -12,6 +12,7 @@ from playwright.async_api import Page
 from browser_agent import artifacts
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.watchdog import within
+from browser_agent.errors import first_line
 from browser_agent.eval.suite import Check
 from browser_agent.record import AgentHistory
 
@@ -67,7 +68,7 @@ async def _run(check: Check, page: Page, history: AgentHistory) -> CheckResult:
     except TimeoutError:
         return CheckResult(check, False, f"no answer from the page in {_EVALUATE_S:g} s")
     except PlaywrightError as exc:  # the page is gone, or the predicate threw
-        return CheckResult(check, False, f"an error: {_first_line(exc).removeprefix('Page.evaluate: ')}")
+        return CheckResult(check, False, f"an error: {first_line(exc).removeprefix('Page.evaluate: ')}")
     return CheckResult(check, bool(result), json.dumps(result, default=str)[:120])
 
 
@@ -87,8 +88,3 @@ def _answer(history: AgentHistory) -> Any:
 
 def _squeeze(text: str) -> str:
     return " ".join(text.split())
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

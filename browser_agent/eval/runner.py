@@ -31,7 +31,7 @@ from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import Controller
 from browser_agent.defaults import DEFAULT_MAX_STEPS
-from browser_agent.errors import AgentRunError, BrowserAgentError, UserError
+from browser_agent.errors import AgentRunError, BrowserAgentError, UserError, first_line
 from browser_agent.eval.episode import Episode, Verdict
 from browser_agent.eval.record import EpisodeKey, EpisodeRecord, failure_kind, model_calls, read_records
 from browser_agent.record import AgentHistory, AgentStep
@@ -237,8 +237,7 @@ async def _judge(episode: Episode, session: BrowserSession, history: AgentHistor
     try:
         return await episode.verdict(session, history)
     except (PlaywrightError, TimeoutError, BrowserAgentError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return Verdict(False, 0.0, f"could not judge the page: {first}")
+        return Verdict(False, 0.0, f"could not judge the page: {first_line(exc)}")
 
 
 def _history_path(folder: Path, episode: Episode) -> Path:
@@ -277,11 +276,11 @@ def _detail(history: AgentHistory, verdict: Verdict, outcome: _Outcome) -> str |
     if outcome.timed_out:
         return f"still running after {outcome.seconds:.0f} s; stopped"
     if history.error:
-        return history.error.splitlines()[0]
+        return first_line(history.error)
     if verdict.success or history.is_done():
         return verdict.detail
     last = next((e for s in reversed(history.steps) for e in reversed(s.errors)), None)
     ending = {"max_steps": "not done within max_steps", "max_failures": "too many failed steps"}.get(
         history.end_reason or "", verdict.detail or "not done"
     )
-    return f"{ending}; last error: {last.splitlines()[0]}" if last else ending
+    return f"{ending}; last error: {first_line(last)}" if last else ending

@@ -21,7 +21,7 @@ from tenacity import (
     wait_random,
 )
 
-from browser_agent.errors import ModelError, NotAModelServerError, ProviderUnreachableError
+from browser_agent.errors import ModelError, NotAModelServerError, ProviderUnreachableError, first_line
 
 __all__ = [
     "RetryPolicy",
@@ -85,7 +85,7 @@ def retry_notice(what: str, state: RetryCallState, attempts: int) -> str:
     """``The chat model call failed (APIConnectionError: ...); retrying in 2.0 s (attempt 2 of 4)``."""
     outcome = state.outcome
     exc = outcome.exception() if outcome is not None else None
-    detail = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ''}"
+    detail = f"{type(exc).__name__}: {first_line(str(exc), 160)}"
     wait = state.next_action.sleep if state.next_action is not None else 0.0
     return (
         f"{what} failed ({detail.rstrip(': ')}); retrying in {wait:.1f} s "

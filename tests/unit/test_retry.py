@@ -306,3 +306,11 @@ def test_a_web_server_is_told_apart_from_a_model_server(status: int, kind: str, 
     assert is_transient(exc) is (not web_server and (status >= 500 or status == 429))
     if web_server:
         assert "is not a model server" in str(error) and "\n" not in str(error)
+
+
+def test_first_line_is_the_one_way_a_message_becomes_a_line() -> None:
+    from browser_agent.errors import first_line
+
+    assert first_line(ValueError("  bad thing\nmore detail")) == "bad thing"
+    assert first_line(ValueError()) == "ValueError"
+    assert first_line("one\ntwo", limit=2) == "on" and first_line("") == "" and first_line(None) == ""
