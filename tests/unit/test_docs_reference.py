@@ -145,3 +145,77 @@ def test_a_quoted_message_is_the_one_the_code_builds(heading: str, monkeypatch: 
 
 def test_the_troubleshooting_guide_quotes_messages() -> None:
     assert len(_quoted_headings()) >= 8  # the scan sees the headings that are there
+
+
+def _rows(section: str) -> list[tuple[list[str], str]]:
+    """The rows of a section's `| flag | default | meaning |` table: their long flags, their default."""
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0] not in ("flag", "---"):
+            rows.append((_FLAG.findall(cells[0]), cells[1]))
+    return rows
+
+
+def _actions(parser: argparse.ArgumentParser) -> dict[str, list[argparse.Action]]:
+    """Each long flag's actions: the command's own and its subcommands' (one flag may be in several)."""
+    found: dict[str, list[argparse.Action]] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                for flag, more in _actions(sub).items():
+                    found.setdefault(flag, []).extend(more)
+        for flag in action.option_strings:
+            if flag.startswith("--"):
+                found.setdefault(flag, []).append(action)
+    return found
+
+
+def _literal(value: object) -> str:
+    """A default as the docs write it: `30`, `0.05`, `120`, `stop`, `browser_agent_runs`."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float | int):
+        return f"{value:g}"
+    if isinstance(value, list | tuple):
+        return ",".join(_literal(item) for item in value)
+    return str(value)
+
+
+def _default_fault(flag: str, action: argparse.Action, cell: str) -> str | None:
+    """What is wrong with ``cell`` as the documented default of ``action``, or None."""
+    first = cell.split(" ")[0].strip("`") if cell else ""
+    if action.required != first.startswith("required"):
+        return f"{flag}: required is {action.required}, docs/cli.md says {cell!r}"
+    if action.required:
+        return None
+    if action.default is False:  # a switch
+        return None if cell in ("", "off") else f"{flag}: a switch, off by default; docs/cli.md says {cell!r}"
+    if action.default in (None, [], ()):  # no value: the docs may say in words what happens instead
+        single = re.fullmatch(r"`[^`]+`|-?[\d.]+", cell)
+        return f"{flag}: no default, docs/cli.md says {cell!r}" if single else None
+    if first != _literal(action.default):
+        return f"{flag}: the default is {_literal(action.default)!r}, docs/cli.md says {cell!r}"
+    return None
+
+
+def test_the_documented_defaults_and_required_flags_are_the_parsers() -> None:
+    sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
+    faults = []
+    for name, parser in _commands().items():
+        actions = _actions(parser)
+        for flags, cell in _rows(sections[name]):
+            if len(flags) != 1:  # a row of shared flags points at their group: nothing said of a default
+                continue
+            faults += [
+                f"{name} {fault}"
+                for action in actions[flags[0]]
+                if (fault := _default_fault(flags[0], action, cell)) is not None
+            ]
+    assert not faults, "\n".join(faults)
+
+
+def test_the_defaults_scan_sees_the_tables() -> None:
+    sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
+    rows = [row for section in sections.values() for row in _rows(section)]
+    assert len(rows) > 60 and ("required" in {cell for _, cell in rows})
