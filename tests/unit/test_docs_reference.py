@@ -147,13 +147,14 @@ def test_the_troubleshooting_guide_quotes_messages() -> None:
     assert len(_quoted_headings()) >= 8  # the scan sees the headings that are there
 
 
-def _rows(section: str) -> list[tuple[list[str], str]]:
-    """The rows of a section's `| flag | default | meaning |` table: their long flags, their default."""
+def _rows(section: str, column: int = 1) -> list[tuple[list[str], str]]:
+    """The rows of a section's `| flag | default | meaning |` table: their long flags, and their default
+    (``column`` 0: the flag cell itself)."""
     rows = []
     for line in section.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if len(cells) == 3 and cells[0] not in ("flag", "---"):
-            rows.append((_FLAG.findall(cells[0]), cells[1]))
+            rows.append((_FLAG.findall(cells[0]), cells[column]))
     return rows
 
 
@@ -219,3 +220,17 @@ def test_the_defaults_scan_sees_the_tables() -> None:
     sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
     rows = [row for section in sections.values() for row in _rows(section)]
     assert len(rows) > 60 and ("required" in {cell for _, cell in rows})
+
+
+def test_the_documented_choices_are_the_parsers() -> None:
+    sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
+    seen = 0
+    for name, parser in _commands().items():
+        actions = _actions(parser)
+        for flags, cell in _rows(sections[name], column=0):
+            for flag, choices in re.findall(r"`(--[a-z-]+) \{([a-z,_]+)\}`", cell):
+                assert flag in flags
+                for action in actions[flag]:
+                    assert tuple(choices.split(",")) == tuple(action.choices or ()), (name, flag)
+                    seen += 1
+    assert seen >= 4  # the scan sees the choices listed
