@@ -23,8 +23,9 @@ def add_parser(subparsers: Any) -> None:
         subparsers,
         "demo",
         help="replay a recorded shop run on a local demo site (no network, no API key)",
-        epilog="`demo --serve` keeps the shop up for the guides' commands: `demo --record run.json --shop "
-        f"http://127.0.0.1:{DEMO_PORT}/`, then `workflow run`, `export` (docs/workflows.md).",
+        epilog="`demo --serve` keeps the shop up for the guides' commands (docs/workflows.md):\n"
+        f"  browser-agent demo --record run.json --shop http://127.0.0.1:{DEMO_PORT}/\n"
+        "  then `workflow make`, `workflow run`, `export` on run.json.",
     )
     add_model_options(
         parser,
@@ -101,7 +102,7 @@ def _shop(args: argparse.Namespace) -> str | None:
         )
     from browser_agent.demo.site import check_shop
 
-    url = f"http://{host}:{port}/"
+    url = f"http://127.0.0.1:{port}/"  # where the shop listens, and what the runs' fence lets through
     check_shop(url)
     return url
 

@@ -119,3 +119,12 @@ async def test_a_run_recorded_on_a_served_shop_names_it_and_places_the_order(tmp
     assert re.fullmatch(
         r"Order #\d+ confirmed: 2 × Blue ceramic mug, Express shipping\.", history.final_result() or ""
     )
+
+
+@pytest.mark.usefixtures("driver")
+@pytest.mark.timeout(120)
+async def test_the_shipped_run_replays_on_a_served_shop() -> None:
+    with DemoSite(seed=9) as site:
+        assert await main_async(["demo", "--shop", site.url]) == 0
+        orders = list(site.orders)
+    assert [(o.product, o.quantity, o.email) for o in orders] == [("Blue ceramic mug", 2, "ada@example.com")]

@@ -1,5 +1,6 @@
 """The reference guides say what the code does: every flag of every command is in docs/cli.md under its
-command (and no flag a command lacks), every knob of AgentSettings and BrowserConfig is in
+command (and no flag a command lacks), with the parser's default, required-ness and choices, and the
+commands said to take a shared group of flags take it; every knob of AgentSettings and BrowserConfig is in
 docs/python.md, every --tool-calling-method value is in docs/models.md, and each message quoted in a
 heading of docs/troubleshooting.md is the one the code builds."""
 
@@ -234,3 +235,40 @@ def test_the_documented_choices_are_the_parsers() -> None:
                     assert tuple(choices.split(",")) == tuple(action.choices or ()), (name, flag)
                     seen += 1
     assert seen >= 4  # the scan sees the choices listed
+
+
+def _every_command(parser: argparse.ArgumentParser, prefix: str = "") -> dict[str, set[str]]:
+    """Each command and subcommand (``eval suite``, ``workflow run``) by name, with its flags."""
+    found = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found[prefix + name] = {o for a in sub._actions for o in a.option_strings}
+                found |= _every_command(sub, f"{prefix}{name} ")
+    return found
+
+
+_HOW_MANY = {"": 1, "one": 1, "two": 2, "three": 3}
+
+
+def test_the_commands_said_to_take_a_shared_group_take_it() -> None:
+    """`run`, `batch`... take all six; `replay`... the first three: as the parsers say."""
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    commands = _every_command(build_parser())
+    checked = 0
+    for section in re.split(r"^### ", text.split("\n## `browser-agent", 1)[0], flags=re.M)[1:]:
+        flat = " ".join(section.split())
+        if " take all " not in flat:
+            continue
+        group = re.findall(r"^\| `(--[a-z-]+)", section, flags=re.M)
+        head, _, tail = flat.partition(" take all ")
+        said_all = set(re.findall(r"`([a-z ]+)`", re.split(r"\. |\| ", head)[-1]))
+        assert said_all == {name for name, flags in commands.items() if set(group) <= flags}, section
+        clause = tail.split(".", 1)[0].partition(";")[2]
+        if clause:
+            names, _, count = clause.partition(" the first")
+            first = group[: _HOW_MANY[count.strip()]]
+            takers = {n for n, flags in commands.items() if set(first) <= flags and not set(group) <= flags}
+            assert set(re.findall(r"`([a-z ]+)`", names)) == takers, section
+        checked += 1
+    assert checked == 2  # the model flags and the fence and secret flags
