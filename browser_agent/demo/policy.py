@@ -76,13 +76,21 @@ class DemoPolicy:
                 {"action": "click_element", "index": find_index(page, "button", "Place order")},
             ]
         if path.startswith("/done"):
-            confirmation = re.search(r"Order #\d+ confirmed[^\n]*", page)
-            text = confirmation.group(0) if confirmation else "order placed"
-            return [{"action": "done", "text": text, "success": True}]
+            return [{"action": "done", "text": _confirmation(page), "success": True}]
         try:
             return [{"action": "click_element", "index": find_index(page, "a", "Blue ceramic mug")}]
         except LookupError:  # below the fold: scroll, as a model would
             return [{"action": "scroll", "direction": "down", "pages": 1.0}]
+
+
+def _confirmation(page: str) -> str:
+    """The shop's confirmation as the page shows it; where the page view cut the line short ("…"),
+    its whole clauses only, so that the answer is words the page really says."""
+    found = re.search(r"Order #\d+ confirmed[^\n]*", page)
+    if found is None:
+        return "order placed"
+    text = found.group(0)
+    return text.rsplit(", ", 1)[0] + "." if text.endswith("…") and ", " in text else text
 
 
 def price_task(product_name: str) -> str:

@@ -1,8 +1,15 @@
-"""The offline demo: serve the shop locally, replay the recorded run (or run a live model), report."""
+"""The offline demo: serve the shop locally, replay the recorded run (or run a live model), report.
+
+Each of them starts a shop of its own, or uses one already served at ``shop`` (``site.serve_demo``, which
+keeps one up until it is cancelled: ``browser-agent demo --serve``), so that the run it records names an
+address that still answers afterwards, for ``workflow run`` and the exported scripts.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
@@ -28,6 +35,16 @@ def _config(headless: bool) -> BrowserConfig:
     )
 
 
+@contextmanager
+def _shop(url: str | None, seed: int | None = None) -> Iterator[str]:
+    """The address of the shop served at ``url``, else of one started here for the while."""
+    if url is not None:
+        yield url
+        return
+    with DemoSite(seed) as site:
+        yield site.url
+
+
 def _recorded_root(history: AgentHistory) -> str | None:
     for step in history.steps:
         for action in step.actions:
@@ -42,17 +59,17 @@ async def replay_demo(
     headless: bool = True,
     seed: int | None = None,
     console: Console | None = None,
+    shop: str | None = None,
 ) -> ReplayReport:
-    """Replay the recorded run against a freshly shuffled shop and print every step and a summary."""
+    """Replay the recorded run against a freshly shuffled shop (or the one at ``shop``) and print every
+    step and a summary."""
     reporter = ReplayReporter(console)
     controller = Controller()
     history = AgentHistory.load(history_path, controller)
-    with DemoSite(seed) as site:
+    with _shop(shop, seed) as url:
         root = _recorded_root(history)
-        subs = {root: site.url} if root else {}
-        reporter.console.print(
-            f"[bold]Demo shop[/] at {site.url} — replaying {history_path.name} without a model"
-        )
+        subs = {root: url} if root else {}
+        reporter.console.print(f"[bold]Demo shop[/] at {url} — replaying {history_path.name} without a model")
         reporter.console.print(f"[dim]Task: {history.task}[/]")
         start = time.perf_counter()
         async with BrowserSession(_config(headless)) as session:
@@ -87,13 +104,15 @@ async def run_live_demo(
     max_steps: int = 20,
     console: Console | None = None,
     save_to: Path | None = None,
+    shop: str | None = None,
 ) -> AgentHistory:
-    """Run the agent with ``llm`` on the demo shop; ``save_to`` keeps the history for later replays."""
+    """Run the agent with ``llm`` on the demo shop (started here, or the one at ``shop``); ``save_to``
+    keeps the history for later replays."""
     reporter = ConsoleReporter(console)
-    with DemoSite() as site:
+    with _shop(shop) as url:
         settings = AgentSettings(save_history_path=save_to, allowed_domains=("http://127.0.0.1:*",))
         agent = Agent(
-            f"{TASK} The shop is at {site.url}",
+            f"{TASK} The shop is at {url}",
             llm,
             browser=_config(headless),
             settings=settings,
@@ -102,12 +121,13 @@ async def run_live_demo(
         return await agent.run(max_steps=max_steps)
 
 
-async def record_demo(path: Path, *, headless: bool = True) -> AgentHistory:
-    """Record a run of the scripted demo policy (no API key) and save it to ``path``."""
+async def record_demo(path: Path, *, headless: bool = True, shop: str | None = None) -> AgentHistory:
+    """Record a run of the scripted demo policy (no API key) on a shop started here, or the one at
+    ``shop``, and save it to ``path``."""
     from browser_agent.testing import ScriptedChatModel
 
-    with DemoSite() as site:
-        llm = ScriptedChatModel(policy=DemoPolicy(site.url))
+    with _shop(shop) as url:
+        llm = ScriptedChatModel(policy=DemoPolicy(url))
         agent = Agent(
             TASK,
             llm,

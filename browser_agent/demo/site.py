@@ -3,23 +3,35 @@
 Pages: ``/`` (catalog), ``/product/SLUG``, ``/cart``, ``/checkout``, ``/done``. The cart lives in a
 cookie written by the page's own script; the one thing the server keeps is its record of the orders
 placed (``DemoSite.orders``), which tells a benchmark what was really bought.
+
+``serve_demo`` (``browser-agent demo --serve``) keeps one up on ``DEMO_PORT`` for the guides' commands;
+``check_shop`` tells a command handed its address whether the shop answers there.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 import itertools
 import os
 import sys
 import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from browser_agent.demo.catalog import PRODUCTS, Layout, Product
+from browser_agent.errors import UserError
 
-__all__ = ["DemoSite", "Order"]
+__all__ = ["DEMO_PORT", "DemoSite", "Order", "check_shop", "serve_demo"]
+
+DEMO_PORT = 8765
+"""The port ``browser-agent demo --serve`` takes unless told otherwise: the one the guides name."""
 
 _BY_SLUG = {p.slug: p for p in PRODUCTS}
 _STYLE = """body{font-family:sans-serif;margin:0}header{background:#234;color:#fff;padding:8px 16px}
@@ -146,9 +158,12 @@ class _Pages:
 
 
 class DemoSite:
-    """Serve the shop on 127.0.0.1 (random port) in a background thread; ``seed`` fixes the layouts."""
+    """Serve the shop on 127.0.0.1 in a background thread; ``seed`` fixes the layouts.
 
-    def __init__(self, seed: int | None = None) -> None:
+    ``port`` 0 (the default) takes a free one; another port that is taken raises ``OSError`` here.
+    """
+
+    def __init__(self, seed: int | None = None, *, port: int = 0) -> None:
         seeds = itertools.count(seed if seed is not None else int.from_bytes(os.urandom(4)))
         orders = itertools.count(1001)
         lock = threading.Lock()
@@ -174,7 +189,7 @@ class DemoSite:
                 self.end_headers()
                 self.wfile.write((body or "<h1>Not found</h1>").encode())
 
-        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", port), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
@@ -211,3 +226,60 @@ def _route(pages: _Pages, path: str, cart: tuple[Product, int] | None, order: Or
     if path == "/done":
         return pages.done(order)
     return None
+
+
+def check_shop(url: str, *, wait_s: float = 10.0) -> None:
+    """Whether the demo shop answers at ``url``, waiting up to ``wait_s`` for one started a moment ago
+    (``demo --serve &`` on the line before).
+
+    Raises:
+        UserError: nothing answered in time, or what answered is not the demo shop.
+    """
+    deadline = time.monotonic() + wait_s
+    while (page := _front_page(url)) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if page is None:
+        raise UserError(
+            f"nothing answers at {url} (waited {wait_s:.0f} s): start the shop first with "
+            "`browser-agent demo --serve`, and give the address it prints."
+        )
+    if "- Demo shop</title>" not in page:
+        raise UserError(f"{url} is not the demo shop: give the address `browser-agent demo --serve` prints.")
+
+
+def _front_page(url: str) -> str | None:
+    """The page at ``url``, "" when something else answered there, None when nothing did (yet)."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # straight there, never a proxy
+    try:
+        with opener.open(url, timeout=5) as reply:
+            return str(reply.read(65536).decode("utf-8", "replace"))
+    except urllib.error.HTTPError:
+        return ""
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+async def serve_demo(say: Callable[[str], None], port: int = DEMO_PORT, *, seed: int | None = None) -> None:
+    """Serve the shop on 127.0.0.1:``port`` until cancelled; ``say`` is handed its address, then a line
+    for each order placed.
+
+    Raises:
+        OSError: the port is taken.
+    """
+    with DemoSite(seed, port=port) as site:
+        say(f"Demo shop at {site.url} (Ctrl-C stops it)")
+        shown = 0
+        while True:  # the orders come from the server's threads: look at them from here
+            for order in site.orders[shown:]:
+                say(_placed(order))
+            shown = len(site.orders)
+            await asyncio.sleep(0.2)
+
+
+def _placed(order: Order) -> str:
+    """One line for the terminal: what anyone on this machine sent, its control characters escaped."""
+    line = (
+        f"Order #{order.number}: {order.quantity} × {order.product}, {order.shipping} shipping, "
+        f"for {order.name} ({order.email})"
+    )
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)

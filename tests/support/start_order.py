@@ -23,6 +23,7 @@ __all__ = ["LONG", "start_order"]
 # measured one test at a time (/proc/stat around each) on 2026-11-27. Only their ratios are used.
 LONG = {
     "test_ray.py": 19.2,
+    "test_guides.py": 10.0,  # user + sys around one test (time), 2026-11-28
     "test_export.py": 4.1,
     "test_mcp_server.py": 3.6,
     "test_report.py": 3.4,

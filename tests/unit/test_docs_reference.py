@@ -1,5 +1,6 @@
 """The reference guides say what the code does: every flag of every command is in docs/cli.md under its
-command (and no flag a command lacks), every knob of AgentSettings and BrowserConfig is in
+command (and no flag a command lacks), with the parser's default, required-ness and choices, and the
+commands said to take a shared group of flags take it; every knob of AgentSettings and BrowserConfig is in
 docs/python.md, every --tool-calling-method value is in docs/models.md, and each message quoted in a
 heading of docs/troubleshooting.md is the one the code builds."""
 
@@ -145,3 +146,129 @@ def test_a_quoted_message_is_the_one_the_code_builds(heading: str, monkeypatch: 
 
 def test_the_troubleshooting_guide_quotes_messages() -> None:
     assert len(_quoted_headings()) >= 8  # the scan sees the headings that are there
+
+
+def _rows(section: str, column: int = 1) -> list[tuple[list[str], str]]:
+    """The rows of a section's `| flag | default | meaning |` table: their long flags, and their default
+    (``column`` 0: the flag cell itself)."""
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0] not in ("flag", "---"):
+            rows.append((_FLAG.findall(cells[0]), cells[column]))
+    return rows
+
+
+def _actions(parser: argparse.ArgumentParser) -> dict[str, list[argparse.Action]]:
+    """Each long flag's actions: the command's own and its subcommands' (one flag may be in several)."""
+    found: dict[str, list[argparse.Action]] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                for flag, more in _actions(sub).items():
+                    found.setdefault(flag, []).extend(more)
+        for flag in action.option_strings:
+            if flag.startswith("--"):
+                found.setdefault(flag, []).append(action)
+    return found
+
+
+def _literal(value: object) -> str:
+    """A default as the docs write it: `30`, `0.05`, `120`, `stop`, `browser_agent_runs`."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float | int):
+        return f"{value:g}"
+    if isinstance(value, list | tuple):
+        return ",".join(_literal(item) for item in value)
+    return str(value)
+
+
+def _default_fault(flag: str, action: argparse.Action, cell: str) -> str | None:
+    """What is wrong with ``cell`` as the documented default of ``action``, or None."""
+    first = cell.split(" ")[0].strip("`") if cell else ""
+    if action.required != first.startswith("required"):
+        return f"{flag}: required is {action.required}, docs/cli.md says {cell!r}"
+    if action.required:
+        return None
+    if action.default is False:  # a switch
+        return None if cell in ("", "off") else f"{flag}: a switch, off by default; docs/cli.md says {cell!r}"
+    if action.default in (None, [], ()):  # no value: the docs may say in words what happens instead
+        single = re.fullmatch(r"`[^`]+`|-?[\d.]+", cell)
+        return f"{flag}: no default, docs/cli.md says {cell!r}" if single else None
+    if first != _literal(action.default):
+        return f"{flag}: the default is {_literal(action.default)!r}, docs/cli.md says {cell!r}"
+    return None
+
+
+def test_the_documented_defaults_and_required_flags_are_the_parsers() -> None:
+    sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
+    faults = []
+    for name, parser in _commands().items():
+        actions = _actions(parser)
+        for flags, cell in _rows(sections[name]):
+            if len(flags) != 1:  # a row of shared flags points at their group: nothing said of a default
+                continue
+            faults += [
+                f"{name} {fault}"
+                for action in actions[flags[0]]
+                if (fault := _default_fault(flags[0], action, cell)) is not None
+            ]
+    assert not faults, "\n".join(faults)
+
+
+def test_the_defaults_scan_sees_the_tables() -> None:
+    sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
+    rows = [row for section in sections.values() for row in _rows(section)]
+    assert len(rows) > 60 and ("required" in {cell for _, cell in rows})
+
+
+def test_the_documented_choices_are_the_parsers() -> None:
+    sections = _sections((DOCS / "cli.md").read_text(encoding="utf-8"))
+    seen = 0
+    for name, parser in _commands().items():
+        actions = _actions(parser)
+        for flags, cell in _rows(sections[name], column=0):
+            for flag, choices in re.findall(r"`(--[a-z-]+) \{([a-z,_]+)\}`", cell):
+                assert flag in flags
+                for action in actions[flag]:
+                    assert tuple(choices.split(",")) == tuple(action.choices or ()), (name, flag)
+                    seen += 1
+    assert seen >= 4  # the scan sees the choices listed
+
+
+def _every_command(parser: argparse.ArgumentParser, prefix: str = "") -> dict[str, set[str]]:
+    """Each command and subcommand (``eval suite``, ``workflow run``) by name, with its flags."""
+    found = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found[prefix + name] = {o for a in sub._actions for o in a.option_strings}
+                found |= _every_command(sub, f"{prefix}{name} ")
+    return found
+
+
+_HOW_MANY = {"": 1, "one": 1, "two": 2, "three": 3}
+
+
+def test_the_commands_said_to_take_a_shared_group_take_it() -> None:
+    """`run`, `batch`... take all six; `replay`... the first three: as the parsers say."""
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    commands = _every_command(build_parser())
+    checked = 0
+    for section in re.split(r"^### ", text.split("\n## `browser-agent", 1)[0], flags=re.M)[1:]:
+        flat = " ".join(section.split())
+        if " take all " not in flat:
+            continue
+        group = re.findall(r"^\| `(--[a-z-]+)", section, flags=re.M)
+        head, _, tail = flat.partition(" take all ")
+        said_all = set(re.findall(r"`([a-z ]+)`", re.split(r"\. |\| ", head)[-1]))
+        assert said_all == {name for name, flags in commands.items() if set(group) <= flags}, section
+        clause = tail.split(".", 1)[0].partition(";")[2]
+        if clause:
+            names, _, count = clause.partition(" the first")
+            first = group[: _HOW_MANY[count.strip()]]
+            takers = {n for n, flags in commands.items() if set(first) <= flags and not set(group) <= flags}
+            assert set(re.findall(r"`([a-z ]+)`", names)) == takers, section
+        checked += 1
+    assert checked == 2  # the model flags and the fence and secret flags
