@@ -15,37 +15,50 @@ from browser_agent.errors import ActionError
 __all__ = ["go_back", "go_to_url", "register", "search_web", "wait"]
 
 
-async def go_to_url(url: str, ctx: ActionContext) -> str:
+async def go_to_url(url: str, ctx: ActionContext, reload: bool = False) -> str:
     """Open a URL in the current tab.
 
     Args:
         url: The full address to open, with its scheme (https://...).
+        reload: Load it again even if the tab shows it (what was typed there is lost).
     """
     checked_address(url)  # a malformed one is the model's to correct, said before anything else
-    try:
-        current = ctx.page.url
-    except ActionError:
-        current = ""
-    if _same_document(current, url):
-        # Reloading would renumber the page under the next actions of the list for nothing.
-        return f"Already at {current}: not reloaded"
+    _refuse_reopening(ctx, url, reload=reload)
     await ctx.session.navigate(url)
     return f"Opened {ctx.page.url}"
 
 
-def _same_document(current: str, wanted: str) -> bool:
-    """Whether ``wanted`` names the document the tab shows (``/`` and an empty path are the same)."""
+def _refuse_reopening(ctx: ActionContext, url: str, *, reload: bool) -> None:
+    """Refuse to open the page the tab shows, unless asked to reload: a small model reopened its task's
+    page, and what it had typed and chosen there was gone. A link to another part of the same page
+    (another ``#fragment``) is followed: it does not reload.
+
+    Raises:
+        ActionError: ``url`` is the page the tab shows and ``reload`` is False.
+    """
+    try:
+        current = ctx.page.url
+    except ActionError:
+        return
+    if reload or not _same_document(current, url, fragment=True):
+        return
+    raise ActionError(
+        f"the tab already shows {current}: opening it again would reload it and lose what was typed "
+        "there. Use its elements; to reload it, go_to_url with reload=true."
+    )
+
+
+def _same_document(current: str, wanted: str, *, fragment: bool = False) -> bool:
+    """Whether ``wanted`` names the document the tab shows (``/`` and an empty path are the same), and
+    with ``fragment`` the same place in it."""
     if not current or not wanted:
         return False
     a, b = split_address(current), split_address(wanted.strip())
     if a is None or b is None:
         return False
-    return (a.scheme, a.netloc.lower(), a.path or "/", a.query) == (
-        b.scheme,
-        b.netloc.lower(),
-        b.path or "/",
-        b.query,
-    )
+    here = (a.scheme, a.netloc.lower(), a.path or "/", a.query, a.fragment if fragment else "")
+    there = (b.scheme, b.netloc.lower(), b.path or "/", b.query, b.fragment if fragment else "")
+    return here == there
 
 
 async def go_back(ctx: ActionContext) -> str:
