@@ -112,10 +112,12 @@ async def test_switching_to_a_missing_tab_on_a_page_without_tabs_says_which_exis
     assert (await _run(form, {"action": "switch_tab", "tab_id": 0})).error is None
 
 
-async def test_reopening_the_open_page_keeps_what_was_typed_unless_asked_to_reload(
+async def test_reopening_the_open_page_that_holds_what_was_typed_is_refused_unless_asked_to_reload(
     form: BrowserSession, server: LocalServer
 ) -> None:
     url = server.url("controller/fields.html")
+    untouched = await _run(form, {"action": "go_to_url", "url": url})
+    assert untouched.extracted_content == f"Already at {url}: not reloaded", "nothing to lose: as before"
     name = await index_of(form, "Full name")
     typed = await _run(form, {"action": "input_text", "index": name, "text": "Ada"})
     assert typed.error is None

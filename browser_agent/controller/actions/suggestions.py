@@ -26,6 +26,7 @@ _WATCH_JS = """(el) => {
   const seen = [];
   const observer = new MutationObserver((records) => {
     for (const r of records) {
+      if (seen.length > 2000) return; // a page animating all the while: what came first is enough
       if (r.type === 'childList') { for (const n of r.addedNodes) if (n.nodeType === 1) seen.push(n); }
       else if (r.target !== el) seen.push(r.target);
     }
