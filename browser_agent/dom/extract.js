@@ -218,7 +218,11 @@
     const table = tableNow || role || tag === "table" ? enterTable(el, tag, role) : null;
     const panel = visible && block && !sealed && !select && el.firstChild !== null
       ? openPanel(el, tag, style, mine !== owner ? mine.rec : null) : null;
-    if (!LEAF.has(tag)) {
+    if (tag === "details" && !el.open) {
+      // A closed <details> shows its summary only; the rest is hidden by its own shadow root, unseen here.
+      const summary = el.querySelector(":scope > summary");
+      if (summary) visit(summary, panel ? owner : mine, style.cursor === "pointer", inShadow);
+    } else if (!LEAF.has(tag)) {
       const sr = shadowOf(el);
       walk(el, tag, panel ? owner : mine, style.cursor === "pointer", visible, inShadow || !!sr);
     }

@@ -95,6 +95,7 @@
       const v = el.getAttribute(key);
       if (v !== null) st.push(key.slice(5) + "=" + v);
     }
+    uiStates(el, tag, st);
     if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") {
       st.push("expanded=" + el.parentElement.open);
     }
@@ -108,6 +109,22 @@
       if (el.value) st.push(t === "password" ? "filled" : 'value="' + clean(el.value, NAME_CAP) + '"');
     }
     return st;
+  }
+
+  // jQuery UI's tabs and accordions say their state in classes (older versions only there): the tab's
+  // <li> (and its link) ui-tabs-active, an accordion header ui-accordion-header-active.
+  function uiStates(el, tag, st) {
+    const cls = el.getAttribute("class") || "";
+    if (cls.includes("ui-accordion-header")) {
+      if (!el.hasAttribute("aria-expanded")) {
+        st.push("expanded=" + /(^|\s)(ui-accordion-header-active|ui-state-active)(\s|$)/.test(cls));
+      }
+      return;
+    }
+    if (tag !== "li" && tag !== "a") return;
+    const li = tag === "li" ? el : el.parentElement;
+    if (!li || li.localName !== "li" || el.hasAttribute("aria-selected") || li.hasAttribute("aria-selected")) return;
+    if (/(^|\s)ui-tabs-(active|selected)(\s|$)/.test(li.getAttribute("class") || "")) st.push("selected=true");
   }
 
   function attrsOf(el, tag) {

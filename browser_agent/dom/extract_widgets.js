@@ -1,6 +1,9 @@
   // ---- extract_widgets.js: native selects hidden behind a widget, and open modal dialogs ----
   const POPUP_ROLES = new Set(["combobox", "listbox", "button"]);
   const POPUP = "[role=combobox], [role=listbox], [aria-haspopup]";
+  // The class of a library's box that stands for a select, when it shows no value to recognise it by
+  // (a blank first option): selectric, nice-select, chosen, bootstrap-select.
+  const SELECT_CLASS = /(^|\s)(selectric|nice-select|chosen-container|bootstrap-select|custom-select)(\s|$)/;
 
   // Libraries (select2, tom-select, choices.js, selectric, bootstrap-select) hide the native <select> and
   // draw their own box beside or around it. Map each such box to the select it stands for.
@@ -18,7 +21,13 @@
     const r = select.getBoundingClientRect();
     if (r.width < 4 || r.height < 4) return true;
     const s = getComputedStyle(select);
-    return s.visibility !== "visible" || s.opacity === "0";
+    if (s.visibility !== "visible" || s.opacity === "0") return true;
+    // Clipped away by a wrapper of no size (selectric's .selectric-hide-select: overflow hidden, 0 × 0).
+    for (let n = select.parentElement, i = 0; n && i < 2; n = n.parentElement, i++) {
+      const b = n.getBoundingClientRect();
+      if ((b.width < 4 || b.height < 4) && getComputedStyle(n).overflow !== "visible") return true;
+    }
+    return false;
   }
 
   function widgetOf(select) {
@@ -35,7 +44,8 @@
     for (let i = 0; i < 2 && a.parentElement && a.parentElement.childElementCount === 1; i++) a = a.parentElement;
     for (let s = a.nextElementSibling, i = 0; s && i < 3; s = s.nextElementSibling, i++) {
       if (s.localName === "select" || s.localName === "label" || s.querySelector("select")) break;
-      if (drawn(s) && (popupControl(s) || s.querySelector(POPUP) || (value && s.textContent.includes(value)))) return s;
+      if (drawn(s) && (popupControl(s) || s.querySelector(POPUP) || (value && s.textContent.includes(value)) ||
+        SELECT_CLASS.test(s.getAttribute("class") || ""))) return s;
     }
     return linkedWidget(select);
   }

@@ -156,8 +156,24 @@ def _attributes(node: ElementNode, before: str) -> list[str]:
         shown.append(f"href={_quote(href[:_HREF_CAP])}")
     if node.scroll is not None:
         shown.append("scrollable")
-    shown.extend(node.states)
+    shown.extend(filter(None, (_STATE_WORDS.get(state, state) for state in node.states)))
     return shown
+
+
+# ARIA states in a word or none: a tab reads `selected`, a closed section `collapsed`; what is off by
+# default (not selected, not pressed, not checked) goes unsaid, as for a native checkbox.
+_STATE_WORDS = {
+    "selected=true": "selected",
+    "selected=false": "",
+    "expanded=true": "expanded",
+    "expanded=false": "collapsed",
+    "checked=true": "checked",
+    "checked=false": "",
+    "checked=mixed": "mixed",
+    "pressed=true": "pressed",
+    "pressed=false": "",
+    "pressed=mixed": "mixed",
+}
 
 
 def _label_shown(node: ElementNode, before: str) -> bool:

@@ -204,10 +204,23 @@ async def _fallback(
 async def _run(
     controller: Controller, session: BrowserSession, action: ActionCall, opts: ReplayOptions
 ) -> ActionResult:
+    call = action.flat()
+    if _reloads(controller, action):
+        call["reload"] = True  # a replay opens the page as the run did: the guard on reloading is the model's
     results = await controller.run(
-        [controller.parse_action(action.flat())], session, sensitive_data=opts.sensitive_data
+        [controller.parse_action(call)], session, sensitive_data=opts.sensitive_data
     )
     return results[0]
+
+
+def _reloads(controller: Controller, action: ActionCall) -> bool:
+    """Whether ``action`` is the built-in ``go_to_url``, which takes ``reload``."""
+    registry = controller.registry
+    return (
+        action.name == "go_to_url"
+        and action.name in registry
+        and "reload" in registry.get(action.name).action_model.model_fields
+    )
 
 
 def _substitute(action: ActionCall, subs: Mapping[str, str]) -> ActionCall:

@@ -67,3 +67,20 @@ def click_wrong_button(messages: list[BaseMessage]) -> dict[str, Any]:
     buttons = re.findall(r"\[(\d+)\]<button>(.+?)</button>", page)
     wrong = next(int(i) for i, text in buttons if text != wanted.group(1))
     return _reply("click", {"action": "click_element", "index": wrong})
+
+
+def choose_then_click(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Solve form-sequence-3 (a select wrapped by jQuery selectric, then a button) as a perfect policy
+    reading the page would: choose the option by its text, then click the button."""
+    page = _page(messages)
+    found = re.search(r'Choose (.+?) from the dropdown, then click the button labeled "(.+?)"\.', page)
+    assert found, f"no form-sequence-3 task in the page:\n{page}"
+    option, label = found.group(1).strip(), found.group(2)
+    dropdown = re.search(r"\[(\d+)\]<select\b([^>]*)>", page)
+    assert dropdown, f"the wrapped select is not in the page:\n{page}"
+    button = _index(page, "button", label)
+    click = {"action": "click_element", "index": button}
+    if f'value="{option}"' in dropdown.group(2):
+        return _reply("click the button", click)
+    choose = {"action": "select_dropdown_option", "index": int(dropdown.group(1)), "text": option}
+    return _reply("choose, then click", choose, click)

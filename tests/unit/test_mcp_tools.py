@@ -39,7 +39,12 @@ def test_input_schemas_are_the_action_parameters_without_titles() -> None:
             "url": {
                 "type": "string",
                 "description": "The full address to open, with its scheme (https://...).",
-            }
+            },
+            "reload": {
+                "type": "boolean",
+                "default": False,
+                "description": "Load it again even if the tab shows it (what was typed there is lost).",
+            },
         },
         "required": ["url"],
     }

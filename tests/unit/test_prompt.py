@@ -27,7 +27,8 @@ def _step(number: int, output: dict | None, results: list[dict], error: str | No
     )
 
 
-FIXED_BUDGET = 1_000
+# 1,000 until go_to_url took `reload` (issue 44: reopening the open page lost what was typed): 13 more
+FIXED_BUDGET = 1_013
 tokens = count_tokens
 
 
@@ -185,7 +186,11 @@ def test_fields_of_other_actions_are_dropped_but_a_missing_field_is_an_error() -
     flat = {"action": "go_to_url", "url": "https://a.example", "index": None, "text": None}  # a flat tool
     neighbour = {"action": "click_element", "index": 3, "text": "Subscribe"}  # a small model's addition
     parsed = output_model().model_validate({"current_state": brain, "action": [flat, neighbour]})
-    assert parsed.action[0].model_dump() == {"action": "go_to_url", "url": "https://a.example"}
+    assert parsed.action[0].model_dump() == {
+        "action": "go_to_url",
+        "url": "https://a.example",
+        "reload": False,
+    }
     assert parsed.action[1].model_dump() == {"action": "click_element", "index": 3}
     with pytest.raises(ValueError, match=r"click_element.index\n  Field required"):
         output_model().model_validate(

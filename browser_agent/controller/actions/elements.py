@@ -7,7 +7,11 @@ import contextlib
 from playwright.async_api import ElementHandle, Page
 
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
+from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
+from browser_agent.controller.actions.refusals import check_typeable
+from browser_agent.controller.actions.suggestions import watch_suggestions
+from browser_agent.controller.actions.typed_fields import put_value
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
@@ -105,14 +109,20 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool = Tr
     node, handle = await ctx.element(index)
     if _is_file_input(node):
         raise ActionError(f"element {index} is a file input; use upload_file to choose a file.")
-    with map_action_errors(f"typing into element {index}"):
-        if clear and await _fillable(handle):
-            await handle.fill(text)  # fires input events, so controlled (React-style) inputs see the value
-        else:
-            await _type_at_end(handle, text, clear=clear)
-        shown = await handle.evaluate(_VALUE_JS)
+    await check_typeable(index, node, handle, await ctx.current_snapshot(), ctx.redact)
+    kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
+    if kind in VALUE_TYPES:
+        return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
+    async with watch_suggestions(handle, ctx.redact) as suggested:
+        with map_action_errors(f"typing into element {index}"):
+            if clear and await _fillable(handle):
+                await handle.fill(text)  # fires input events: controlled (React-style) inputs see the value
+            else:
+                await _type_at_end(handle, text, clear=clear)
+            shown = await handle.evaluate(_VALUE_JS)
+        appeared = await suggested()
     secret = node.attributes.get("type", "").lower() == "password"
-    note = _holds_note(shown, secret, ctx)
+    note = _holds_note(shown, secret, ctx) + appeared
     return f"Typed {ctx.quote(text)} into element {index} ({_label(node, ctx)}){note}"
 
 

@@ -15,6 +15,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_agent.browser.playwright_errors import map_action_errors
 from browser_agent.controller.actions import listbox
+from browser_agent.controller.actions.refusals import check_listable
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
 from browser_agent.dom.handles import select_behind
@@ -51,7 +52,9 @@ async def get_dropdown_options(index: int, ctx: ActionContext) -> str:
         index: The index of the dropdown.
     """
     node, handle = await ctx.element(index)
-    native = await select_behind(await ctx.current_snapshot(), node)
+    snapshot = await ctx.current_snapshot()
+    await check_listable(index, node, handle, snapshot, ctx.redact)
+    native = await select_behind(snapshot, node)
     with map_action_errors(f"reading the options of element {index}"):
         if native is not None or await _is_native_select(handle):
             options: list[str] = await (native or handle).evaluate(_NATIVE_OPTIONS_JS)
@@ -73,7 +76,9 @@ async def select_dropdown_option(index: int, text: str, ctx: ActionContext) -> s
         text: The option's visible text, as listed by get_dropdown_options.
     """
     node, handle = await ctx.element(index)
-    native = await select_behind(await ctx.current_snapshot(), node)
+    snapshot = await ctx.current_snapshot()
+    await check_listable(index, node, handle, snapshot, ctx.redact)
+    native = await select_behind(snapshot, node)
     with map_action_errors(f"selecting {ctx.quote(text)} in element {index}"):
         if native is not None:
             chosen = await _select_wrapped(handle, native, text, index, ctx.quote)
@@ -114,13 +119,43 @@ async def _select_wrapped(
     await native.evaluate(_SET_AND_FIRE_JS, options.index(match))
     if await widget.evaluate(_SHOWS_JS, match):
         return match
-    driven = await listbox.choose(widget, match)
+    driven = await _click_drawn_option(widget, native, match) or await listbox.choose(widget, match)
     if driven is None or not await _shows_soon(widget, match):
         raise ActionError(
             f"element {index} is a dropdown widget that did not take {quote(match)} (its options could not "
             "be opened); click it and then click the option."
         )
     return match
+
+
+# The option a widget drew for ``text`` beside its select, without ARIA roles (selectric's
+# ``.selectric-items li``): in the nearest box holding both, the innermost visible element reading it.
+_DRAWN_OPTION_JS = """(widget, [select, text]) => {
+  const norm = (s) => s.replace(/\\s+/g, ' ').trim().toLowerCase();
+  let box = widget.parentElement;
+  while (box && !box.contains(select)) box = box.parentElement;
+  if (!box || box === document.body) return null;
+  const want = norm(text);
+  for (const el of box.querySelectorAll('li, [role=option], div, span, a')) {
+    if (el.closest('select') || widget.contains(el) || !el.checkVisibility()) continue;
+    if (norm(el.textContent) !== want) continue;
+    if (![...el.children].some((c) => norm(c.textContent) === want)) return el;
+  }
+  return null;
+}"""
+
+
+async def _click_drawn_option(widget: ElementHandle, native: ElementHandle, text: str) -> str | None:
+    """Click the option a widget drew for ``text`` (its list opened by a click first when it is shut)."""
+    for attempt in range(2):
+        found = await widget.evaluate_handle(_DRAWN_OPTION_JS, [native, text])
+        option = found.as_element()
+        if option is not None:
+            await option.click()
+            return text
+        if attempt == 0:
+            await widget.click()
+    return None
 
 
 async def _shows_soon(widget: ElementHandle, text: str) -> bool:

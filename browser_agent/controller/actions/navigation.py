@@ -7,6 +7,7 @@ from typing import Annotated
 from urllib.parse import quote_plus
 
 from browser_agent.browser.addresses import checked_address, split_address
+from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
@@ -15,37 +16,76 @@ from browser_agent.errors import ActionError
 __all__ = ["go_back", "go_to_url", "register", "search_web", "wait"]
 
 
-async def go_to_url(url: str, ctx: ActionContext) -> str:
+async def go_to_url(url: str, ctx: ActionContext, reload: bool = False) -> str:
     """Open a URL in the current tab.
 
     Args:
         url: The full address to open, with its scheme (https://...).
+        reload: Load it again even if the tab shows it (what was typed there is lost).
     """
     checked_address(url)  # a malformed one is the model's to correct, said before anything else
-    try:
-        current = ctx.page.url
-    except ActionError:
-        current = ""
-    if _same_document(current, url):
+    current = await _open_page(ctx, url, reload=reload)
+    if current is not None:
         # Reloading would renumber the page under the next actions of the list for nothing.
         return f"Already at {current}: not reloaded"
     await ctx.session.navigate(url)
     return f"Opened {ctx.page.url}"
 
 
-def _same_document(current: str, wanted: str) -> bool:
-    """Whether ``wanted`` names the document the tab shows (``/`` and an empty path are the same)."""
+# Whether a form control of the page holds something other than what the page loaded with.
+_TYPED_JS = """() => [...document.querySelectorAll('input, textarea, select')].some((el) => {
+  if (el.type === 'checkbox' || el.type === 'radio') return el.checked !== el.defaultChecked;
+  if (el.tagName === 'SELECT') {
+    const first = [...el.options].findIndex((o) => o.defaultSelected);
+    return !el.multiple && el.selectedIndex !== Math.max(first, el.options.length ? 0 : -1);
+  }
+  if (el.type === 'range' || el.type === 'color') {  // never empty: compared with a fresh one's value
+    const fresh = document.createElement('input');
+    for (const a of ['type', 'min', 'max', 'step', 'value'])
+      if (el.hasAttribute(a)) fresh.setAttribute(a, el.getAttribute(a));
+    return el.value !== fresh.value;
+  }
+  return !['hidden', 'file'].includes(el.type) && el.value !== el.defaultValue;
+})"""
+
+
+async def _open_page(ctx: ActionContext, url: str, *, reload: bool) -> str | None:
+    """The address of the page the tab shows when ``url`` names it and it is not to be reloaded; None
+    when ``url`` is to be opened (another page, another ``#fragment`` of it, or ``reload``).
+
+    Raises:
+        ActionError: the page holds what was typed there: a small model reopened its task's page, and
+            what it had typed and chosen was gone.
+    """
+    try:
+        current = ctx.page.url
+    except ActionError:
+        return None
+    if reload or not _same_document(current, url, fragment=True):
+        return None
+    try:
+        typed = bool(await ctx.page.evaluate(_TYPED_JS))
+    except PlaywrightError:
+        typed = False  # the page is navigating: nothing typed there is kept anyway
+    if typed:
+        raise ActionError(
+            f"the tab already shows {current}: opening it again would reload it and lose what was typed "
+            "there. Use its elements; to reload it, go_to_url with reload=true."
+        )
+    return current
+
+
+def _same_document(current: str, wanted: str, *, fragment: bool = False) -> bool:
+    """Whether ``wanted`` names the document the tab shows (``/`` and an empty path are the same), and
+    with ``fragment`` the same place in it."""
     if not current or not wanted:
         return False
     a, b = split_address(current), split_address(wanted.strip())
     if a is None or b is None:
         return False
-    return (a.scheme, a.netloc.lower(), a.path or "/", a.query) == (
-        b.scheme,
-        b.netloc.lower(),
-        b.path or "/",
-        b.query,
-    )
+    here = (a.scheme, a.netloc.lower(), a.path or "/", a.query, a.fragment if fragment else "")
+    there = (b.scheme, b.netloc.lower(), b.path or "/", b.query, b.fragment if fragment else "")
+    return here == there
 
 
 async def go_back(ctx: ActionContext) -> str:

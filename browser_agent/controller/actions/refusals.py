@@ -1,0 +1,178 @@
+"""Actions that cannot apply to their element fail at once, in one line: what the element is, which action
+works on it, and which elements the action was meant for.
+
+A small model typed ``Submit`` into the Submit button (the old fallback clicked it, then typed into
+nothing: the form was sent empty), chose an option of a button, and switched to browser tab 1 three
+times in a row on a page whose tabs were elements. What it is told names the elements it can use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from playwright.async_api import ElementHandle
+
+from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.errors import ActionError
+
+__all__ = ["check_listable", "check_typeable", "fields_of", "label_of", "lists_of", "page_tabs", "said"]
+
+_SHOWN = 4  # elements named in a refusal
+_NAME_CAP = 30
+
+# What an element is, when typing cannot reach it; '' for what takes text, or may (a click that focuses
+# a field inside, a custom editor), which is typed into as before.
+_TYPING_KIND_JS = """(el) => {
+  const tag = el.tagName.toLowerCase(), role = (el.getAttribute('role') || '').trim().split(' ')[0];
+  if (el.isContentEditable || tag === 'textarea') return '';
+  if (tag === 'input') {
+    if (['button', 'submit', 'reset', 'image'].includes(el.type)) return 'button';
+    return ['checkbox', 'radio'].includes(el.type) ? el.type : '';
+  }
+  if (['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(role)) return '';
+  if (tag === 'select') return 'select';
+  const named = ['checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'link', 'button'];
+  if (named.includes(role)) return role;
+  if (tag === 'button') return 'button';
+  return tag === 'a' && el.hasAttribute('href') ? 'link' : '';
+}"""
+
+# What an element is, when it is plainly no list ('' for anything that may open one).
+_LIST_KIND_JS = """(el) => {
+  const tag = el.tagName.toLowerCase(), role = (el.getAttribute('role') || '').trim().split(' ')[0];
+  const popup = ['aria-haspopup', 'aria-expanded', 'aria-controls', 'aria-owns', 'list']
+    .some((a) => el.hasAttribute(a));
+  if (popup || tag === 'select' || ['combobox', 'listbox', 'menu', 'tree', 'grid'].includes(role)) return '';
+  if (el.querySelector('select, [role=listbox], [role=option], [role=combobox]')) return '';
+  if (tag === 'input') {
+    if (['button', 'submit', 'reset', 'image'].includes(el.type)) return 'button';
+    if (['checkbox', 'radio'].includes(el.type)) return el.type;
+    return ['file', 'hidden'].includes(el.type) ? '' : 'field';
+  }
+  if (tag === 'textarea' || ['textbox', 'searchbox'].includes(role)) return 'field';
+  if (['checkbox', 'radio', 'switch', 'tab', 'link', 'button'].includes(role)) return role;
+  if (tag === 'button') return 'button';
+  return tag === 'a' && el.hasAttribute('href') ? 'link' : '';
+}"""
+
+_BUTTON_TYPES = frozenset(
+    {"button", "submit", "reset", "image", "checkbox", "radio", "file", "hidden", "range"}
+)
+_FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
+_LIST_ROLES = frozenset({"combobox", "listbox"})
+_USE = {
+    "button": "click it with click_element",
+    "link": "click it with click_element",
+    "checkbox": "click it with click_element",
+    "radio": "click it with click_element",
+    "switch": "click it with click_element",
+    "tab": "click it with click_element",
+    "option": "click it with click_element",
+    "menuitem": "click it with click_element",
+    "select": "choose with select_dropdown_option",
+    "field": "type into it with input_text",
+}
+
+
+def label_of(node: ElementNode, redact: Callable[[str], str]) -> str:
+    """The element's name, text or placeholder, redacted, then cut short."""
+    name = redact((node.name or node.text or node.attributes.get("placeholder", "")).strip())
+    return name if len(name) <= _NAME_CAP else name[: _NAME_CAP - 1] + "…"
+
+
+def said(node: ElementNode, redact: Callable[[str], str]) -> str:
+    """``[3] <input> "Name"``: an element as a refusal names it."""
+    name = label_of(node, redact)
+    return f"[{node.index}] <{node.tag}>" + (f' "{name}"' if name else "")
+
+
+def _nearest(nodes: Iterable[ElementNode], index: int) -> list[ElementNode]:
+    """The ``_SHOWN`` elements nearest to ``index`` in reading order, in that order."""
+    near = sorted(nodes, key=lambda n: abs(n.index - index))[:_SHOWN]
+    return sorted(near, key=lambda n: n.index)
+
+
+def fields_of(snapshot: DomSnapshot) -> list[ElementNode]:
+    """The elements of ``snapshot`` that take typed text."""
+    return [
+        n
+        for n in snapshot.selector_map.values()
+        if n.tag == "textarea"
+        or (n.tag == "input" and n.attributes.get("type", "").lower() not in _BUTTON_TYPES)
+        or (n.role in _FIELD_ROLES and n.tag != "select")
+    ]
+
+
+def lists_of(snapshot: DomSnapshot) -> list[ElementNode]:
+    """The elements of ``snapshot`` that hold options: selects, wrapped selects, comboboxes, listboxes."""
+    return [
+        n
+        for n in snapshot.selector_map.values()
+        if n.tag == "select" or n.role in _LIST_ROLES or "aria-haspopup" in n.attributes
+    ]
+
+
+def page_tabs(snapshot: DomSnapshot) -> list[ElementNode]:
+    """The page's own tabs (``role=tab``, or in a tab bar: ``ui-tabs-nav``, ``nav-tabs``, ``tabs``), one
+    per name (jQuery UI indexes the tab and the link inside it)."""
+    found: dict[str, ElementNode] = {}
+    for n in snapshot.selector_map.values():
+        classes = n.attributes.get("class", "").split()
+        tab = n.role == "tab" or any(c in ("ui-tabs-anchor", "ui-tabs-tab", "tablinks") for c in classes)
+        in_bar = n.tag in ("a", "button", "li") and any(
+            f".{bar}" in a for a in n.ancestors[:2] for bar in ("ui-tabs-nav", "nav-tabs", "tabs")
+        )
+        if tab or in_bar:
+            found.setdefault((n.name or n.text).strip(), n)
+    return list(found.values())
+
+
+def _kind_words(kind: str, node: ElementNode, redact: Callable[[str], str]) -> str:
+    """``a <button> "Submit"``, ``a checkbox "Remember me"``: what the element is."""
+    shown = said(node, redact).split("] ", 1)[1]
+    if kind in ("button", "link") or kind == node.tag:
+        return f"a {shown}"
+    return f"a {kind} {shown}"
+
+
+async def check_typeable(
+    index: int, node: ElementNode, handle: ElementHandle, snapshot: DomSnapshot, redact: Callable[[str], str]
+) -> None:
+    """Fail when ``node`` cannot take typed text (a button, a link, a checkbox, a select...).
+
+    Raises:
+        ActionError: what it is, which action works on it, and the fields of the page.
+    """
+    kind = "select" if node.select_id else str(await handle.evaluate(_TYPING_KIND_JS))
+    if not kind:
+        return
+    fields = [n for n in fields_of(snapshot) if n.index != index]
+    where = (
+        "input_text types into fields: " + ", ".join(said(n, redact) for n in _nearest(fields, index))
+        if fields
+        else "this page shows no field to type into"
+    )
+    raise ActionError(f"element {index} is {_kind_words(kind, node, redact)}: {_USE[kind]}; {where}.")
+
+
+async def check_listable(
+    index: int, node: ElementNode, handle: ElementHandle, snapshot: DomSnapshot, redact: Callable[[str], str]
+) -> None:
+    """Fail when ``node`` is plainly no list (a text field, a button with no pop-up, a checkbox...).
+
+    Raises:
+        ActionError: what it is, which action works on it, and the lists of the page.
+    """
+    if node.select_id or node.tag == "select":
+        return
+    kind = str(await handle.evaluate(_LIST_KIND_JS))
+    if not kind:
+        return
+    lists = [n for n in lists_of(snapshot) if n.index != index]
+    where = (
+        "lists here: " + ", ".join(said(n, redact) for n in _nearest(lists, index))
+        if lists
+        else "this page shows no list"
+    )
+    what = "a text field" if kind == "field" else _kind_words(kind, node, redact)
+    raise ActionError(f"element {index} is {what}, not a list: {_USE[kind]}; {where}.")
