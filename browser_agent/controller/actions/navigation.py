@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Annotated
-from urllib.parse import quote_plus
+from urllib.parse import quote_plus, urljoin
 
 from browser_agent.browser.addresses import checked_address, split_address
 from browser_agent.controller.context import ActionContext
@@ -14,6 +14,8 @@ from browser_agent.errors import ActionError
 
 __all__ = ["go_back", "go_to_url", "register", "search_web", "wait"]
 
+_RELATIVE = ("/", "./", "../", "?", "#")
+
 
 async def go_to_url(url: str, ctx: ActionContext) -> str:
     """Open a URL in the current tab.
@@ -21,6 +23,7 @@ async def go_to_url(url: str, ctx: ActionContext) -> str:
     Args:
         url: The full address to open, with its scheme (https://...).
     """
+    url = _against_page(url, ctx)
     checked_address(url)  # a malformed one is the model's to correct, said before anything else
     try:
         current = ctx.page.url
@@ -31,6 +34,22 @@ async def go_to_url(url: str, ctx: ActionContext) -> str:
         return f"Already at {current}: not reloaded"
     await ctx.session.navigate(url)
     return f"Opened {ctx.page.url}"
+
+
+def _against_page(url: str, ctx: ActionContext) -> str:
+    """``url`` resolved against the current page's address when it is a path (``/Physics``,
+    ``../a.html``, ``?page=2``), as a link on that page would be; anything else as it is."""
+    wanted = url.strip()
+    if not wanted.startswith(_RELATIVE) or wanted.startswith("//"):
+        return url
+    try:
+        current = ctx.page.url
+    except ActionError:
+        return url
+    base = split_address(current)
+    if base is None or base.scheme not in ("http", "https"):
+        return url
+    return urljoin(current, wanted)
 
 
 def _same_document(current: str, wanted: str) -> bool:
