@@ -32,7 +32,7 @@ class ControllerSettings:
     max_wait_s: float = 10.0
     extract_max_chars: int = 2_000  # the extraction model's answer, cut: it stays in later requests
     extract_passage_tokens: int = 400  # the passages returned as the result, without a model
-    extract_llm_passage_tokens: int = 1_200  # the passages the extraction model is given
+    extract_llm_passage_tokens: int = 600  # the passages the extraction model is given
 
 
 @dataclass(slots=True)
