@@ -214,3 +214,20 @@ def test_a_newest_memo_too_long_for_the_budget_is_cut_last() -> None:
     assert estimate_tokens(messages) <= 1_000
     assert "(cut to fit the model's context)" in str(messages[-2].content)
     assert "Current URL: http://127.0.0.1:1/page" in str(messages[-1].content)
+
+
+async def test_the_planner_is_asked_within_the_budget_with_the_newest_steps() -> None:
+    from browser_agent.agent.planner import make_plan
+    from browser_agent.llm import RetryPolicy
+    from browser_agent.testing import ScriptedChatModel
+
+    builder = _builder(budget=1_000)
+    for n in range(1, 120):
+        builder.add_memo(_step(n, _output(n), [{"action": "click_element", "extracted_content": "x" * 80}]))
+    builder.state_text(_state(), step=120, max_steps=200, plan=None)
+    planner = ScriptedChatModel(replies=["go on"])
+    plan, _ = await make_plan(planner, builder, use_vision=False, retry=RetryPolicy(attempts=1))
+    assert plan == "go on"
+    asked = str(planner.calls[0].messages[-1].content)
+    assert len(asked) <= 1_000 * 4
+    assert "Step 119:" in asked and "Step 1:" not in asked and "oldest left out" in asked
