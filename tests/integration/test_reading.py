@@ -11,6 +11,7 @@ from langchain_core.messages import BaseMessage
 from browser_agent import Agent, AgentSettings, BrowserSession
 from browser_agent.agent.budget import REPLY_RESERVE
 from browser_agent.controller import ActionResult, Controller
+from browser_agent.dom import render
 from browser_agent.testing import ScriptedChatModel
 from tests.support.server import LocalServer
 from tests.support.tokens import count_tokens
@@ -101,3 +102,19 @@ async def test_a_relative_address_is_opened_against_the_current_page(
     assert result.extracted_content == f"Opened {server.url('basic.html')}"
     result = await run1(session, {"action": "go_to_url", "url": "reading/lwn.html"})
     assert result.error is not None and "no scheme" in result.error  # not a path: said, as before
+
+
+async def test_the_page_view_says_how_far_below_the_main_content_starts(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """An unstyled page's first screens are its navigation: the last line says where <main> begins."""
+    await session.navigate(server.url("reading/nav_first.html"))
+    state = await session.state()
+    assert state.snapshot is not None
+    below = state.snapshot.scroll.main_pages_below
+    assert below is not None and below > 1
+    text = render(state.snapshot)
+    assert text.splitlines()[-1].endswith(f"; the main content starts {below:.1f} pages below")
+    await session.page.evaluate("document.querySelector('main').scrollIntoView()")
+    state = await session.state()
+    assert state.snapshot is not None and "main content starts" not in render(state.snapshot)
