@@ -43,6 +43,8 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "realpages"
 SUITES = [ROOT / "benchmarks" / "suites" / f"reading-{half}.jsonl" for half in ("development", "held-out")]
 OLD_RESULT_CHARS, OLD_CALL_CHARS = 8_000, 60_000  # the old extract_max_chars and extract_llm_max_chars
 _ENCODING = get_encoding("o200k_base")
+COUNTED = ("page_tok", "call_before", "call_after", "result_before", "result_after")
+COUNTED += ("next_before", "next_after")
 
 
 def tokens(messages: list[BaseMessage] | str) -> int:
@@ -93,6 +95,7 @@ async def measure(session: BrowserSession, task: SuiteTask) -> dict[str, Any]:
         "call_before": tokens(_SYSTEM) + tokens(f"Goal: {goal}\n\nPage:\n{content[:OLD_CALL_CHARS]}"),
         "call_after": tokens(_SYSTEM) + tokens(f"Goal: {goal}\n\nPage:\n{for_llm.text()}"),
         "next_before": next_request(task, state, old_result),
+        "result_before": tokens(old_result),
         "result_after": tokens(result.extracted_content),
         "next_after": next_request(task, state, result.extracted_content),
         "hit_before": all(a in content[:OLD_RESULT_CHARS] for a in answers),
@@ -110,9 +113,9 @@ async def main(corpus: Path, only: str | None) -> None:
             for task in tasks:
                 rows.append(await measure(session, task))
                 print("  ".join(f"{k}={v}" for k, v in rows[-1].items()), flush=True)
-    for key in ("page_tok", "call_before", "call_after", "result_after", "next_before", "next_after"):
+    for key in COUNTED:
         values = [r[key] for r in rows]
-        print(f"{key:12} median {statistics.median(values):7.0f}  max {max(values):6d}")
+        print(f"{key:13} median {statistics.median(values):7.0f}  max {max(values):6d}")
     for key in ("hit_before", "hit_after", "hit_llm"):
         print(f"{key:12} {sum(r[key] for r in rows)} of {len(rows)}")
 
