@@ -23,6 +23,7 @@ _K1, _B = 1.2, 0.75
 _MAX_PASSAGE_CHARS = 350  # a longer paragraph is cut at sentence ends into pieces about this long
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_PROSE_CHARS = 100  # a passage this long is a sentence or more, not a link or a label
 _SUFFIXES = ("ing", "ed", "e")
 _HEADING = re.compile(r"^#{1,6} ")
 # A markdown link's address (one level of parentheses inside, as in Wikipedia's): the words stay, the
@@ -135,15 +136,16 @@ def best_passages(goal: str, page: str, budget_tokens: int) -> Ranking:
     """The passages of ``page`` that best match ``goal``, best first, within ``budget_tokens``.
 
     A page within the budget is kept whole, in page order. Otherwise always at least one passage (cut to
-    the budget when it alone is larger); when no passage shares a word with the goal, the page's first
-    passages are kept instead, in page order.
+    the budget when it alone is larger); when no passage shares a word with the goal ("summarize the
+    article"), the page's first passages of prose are kept instead, in page order: an unstyled page
+    starts with its navigation, a run of short links.
     """
     passages = split_passages(page)
     if sum(len(p.text) + 2 for p in passages) <= budget_tokens * CHARS_PER_TOKEN:
         return Ranking(tuple(passages), len(passages), matched=True)  # a short page: all of it, in order
     scores = _scores(goal, passages)
     matched = any(s > 0 for s in scores)
-    order = sorted(range(len(passages)), key=lambda i: (-scores[i], i)) if matched else range(len(passages))
+    order = sorted(range(len(passages)), key=lambda i: (-scores[i], i)) if matched else _prose(passages)
     budget = budget_tokens * CHARS_PER_TOKEN
     kept: list[Passage] = []
     for i in order:
@@ -160,3 +162,9 @@ def best_passages(goal: str, page: str, budget_tokens: int) -> Ranking:
         kept.append(passages[i])
         budget -= size
     return Ranking(tuple(kept), len(passages), matched)
+
+
+def _prose(passages: list[Passage]) -> list[int]:
+    """The positions of the passages long enough to be prose, in page order (all, when none is)."""
+    long = [i for i, p in enumerate(passages) if len(p.text) >= _PROSE_CHARS]
+    return long or list(range(len(passages)))

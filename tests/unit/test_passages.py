@@ -52,11 +52,13 @@ def test_a_long_paragraph_is_cut_at_sentence_ends() -> None:
     assert " ".join(p.text for p in passages) == paragraph
 
 
-def test_without_a_matching_word_the_page_start_is_kept_in_order() -> None:
-    ranking = best_passages("zebra quokka", PAGE, budget_tokens=30)
+def test_without_a_matching_word_the_first_prose_is_kept_in_order_not_the_navigation() -> None:
+    ranking = best_passages("Summarize it", PAGE, budget_tokens=60)
     assert not ranking.matched
-    assert [p.position for p in ranking.kept] == list(range(len(ranking.kept)))
-    assert ranking.kept[0].text == "[Home]"
+    positions = [p.position for p in ranking.kept]
+    assert positions == sorted(positions)
+    assert ranking.kept[0].text.startswith("# The town council\nParagraph 0 says")
+    assert all("[Home]" not in p.text for p in ranking.kept)
 
 
 def test_a_best_passage_larger_than_the_budget_is_cut_not_lost() -> None:

@@ -121,8 +121,8 @@ def _heading(goal: str, ranking: Ranking) -> str:
         return f"Page content for {goal}:"
     if not ranking.matched:
         return (
-            f"No passage of the page names the words of {goal}; its first {len(ranking.kept)} of "
-            f"{ranking.total} passages:"
+            f"No passage of the page names the words of {goal}; its first {len(ranking.kept)} passages "
+            f"of text (of {ranking.total}):"
         )
     return (
         f"The {len(ranking.kept)} of {ranking.total} page passages that best match {goal}, best first "
