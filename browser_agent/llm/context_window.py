@@ -104,7 +104,7 @@ def _get_json(url: str, api_key: str | None, timeout_s: float) -> Any:
         # The URL is the configured model server's own, never one a page or a model gave.
         with _OPENER.open(request, timeout=timeout_s) as response:
             return json.loads(response.read(_MAX_BODY + 1)[:_MAX_BODY])
-    except (OSError, ValueError):  # not there, not JSON, refused: no answer, not an error
+    except (OSError, ValueError, RecursionError):  # not there, not JSON, refused, nested past reading
         return None
 
 

@@ -82,6 +82,27 @@ async def test_a_server_that_says_nothing_usable_is_no_answer_and_no_error() -> 
     assert await discover_context_tokens("http://127.0.0.1:9/v1") is None  # nothing listens there
 
 
+async def test_a_hostile_answer_is_no_answer_never_the_end_of_the_run() -> None:
+    class Raw(LoopbackServer):
+        def __init__(self, body: bytes) -> None:
+            class Handler(BaseHTTPRequestHandler):
+                def log_message(self, format: str, *args: object) -> None:
+                    return
+
+                def do_GET(self) -> None:
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+
+            super().__init__(Handler)
+
+    for body in (b"[" * 200_000, b'{"n_ctx": 8192' + b" " * 2_000_000 + b"}", b"\xff\xfe not json"):
+        context_window._known.clear()
+        with Raw(body) as server:
+            assert await discover_context_tokens(server.url("v1")) is None
+
+
 async def test_a_redirect_is_not_followed() -> None:
     with ModelServer({}) as elsewhere:
         target = elsewhere.url("props")
