@@ -172,8 +172,8 @@ class Agent:
 
     async def _run(self, max_steps: int) -> None:
         runner: StepRunner | None = None
-        self._messages.set_budget(await model_budget(self.llm, self.settings))
         try:
+            self._messages.set_budget(await model_budget(self.llm, self.settings))
             async with self._session() as session:
                 self.history.allowed_domains = session.allowed_domains
                 runner = StepRunner(
