@@ -231,3 +231,12 @@ async def test_the_planner_is_asked_within_the_budget_with_the_newest_steps() ->
     asked = str(planner.calls[0].messages[-1].content)
     assert len(asked) <= 1_000 * 4
     assert "Step 119:" in asked and "Step 1:" not in asked and "oldest left out" in asked
+
+
+def test_a_budget_smaller_than_the_system_prompt_is_said_once(caplog) -> None:
+    builder = _builder(budget=1_000)
+    builder.set_budget(100)
+    for step in (1, 2):
+        builder.build(builder.state_text(_state(), step=step, max_steps=5, plan=None))
+    said = [r.getMessage() for r in caplog.records if "over the budget of 100" in r.getMessage()]
+    assert len(said) == 1 and "use a model with a larger context" in said[0]
