@@ -76,10 +76,16 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
-def split_passages(page: str) -> list[Passage]:
+# A goal naming one of these wants the links' addresses kept.
+_ADDRESS_WORDS = frozenset(words("link links url urls address addresses href"))
+
+
+def split_passages(page: str, *, addresses: bool = False) -> list[Passage]:
     """The passages of a page text written one block a line: a heading goes with the block after it, a
-    long block is cut at sentence ends, links keep their words but not their addresses."""
-    blocks = [_LINK_TARGET.sub("]", line).strip() for line in page.splitlines()]
+    long block is cut at sentence ends, links keep their words but not their addresses (unless
+    ``addresses``)."""
+    lines = page.splitlines() if addresses else [_LINK_TARGET.sub("]", line) for line in page.splitlines()]
+    blocks = [line.strip() for line in lines]
     blocks = [b for b in blocks if b.strip("[]| ")]
     merged: list[str] = []
     heading = ""
@@ -135,12 +141,13 @@ def _scores(goal: str, passages: list[Passage]) -> list[float]:
 def best_passages(goal: str, page: str, budget_tokens: int) -> Ranking:
     """The passages of ``page`` that best match ``goal``, best first, within ``budget_tokens``.
 
-    A page within the budget is kept whole, in page order. Otherwise always at least one passage (cut to
+    Link addresses are left out unless the goal asks for links or addresses. A page within the budget
+    is kept whole, in page order. Otherwise always at least one passage (cut to
     the budget when it alone is larger); when no passage shares a word with the goal ("summarize the
     article"), the page's first passages of prose are kept instead, in page order: an unstyled page
     starts with its navigation, a run of short links.
     """
-    passages = split_passages(page)
+    passages = split_passages(page, addresses=bool(_ADDRESS_WORDS & set(words(goal))))
     if sum(len(p.text) + 2 for p in passages) <= budget_tokens * CHARS_PER_TOKEN:
         return Ranking(tuple(passages), len(passages), matched=True)  # a short page: all of it, in order
     scores = _scores(goal, passages)

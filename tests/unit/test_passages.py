@@ -44,6 +44,12 @@ def test_link_addresses_are_left_out_and_empty_blocks_dropped() -> None:
     assert [p.text for p in passages] == ["[Home] and [more]"]
 
 
+def test_a_goal_asking_for_links_keeps_their_addresses() -> None:
+    ranking = best_passages("the link to the weather", f"{NAVIGATION}\n{FILLER}", budget_tokens=30)
+    assert ranking.kept[0].text == "[Weather](http://127.0.0.1:1/Weather)"
+    assert "http://" not in best_passages("the weather", f"{NAVIGATION}\n{FILLER}", 30).text()
+
+
 def test_a_long_paragraph_is_cut_at_sentence_ends() -> None:
     paragraph = " ".join(f"Sentence number {n} is here." for n in range(60))
     passages = split_passages(paragraph)
