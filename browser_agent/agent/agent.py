@@ -21,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from browser_agent import artifacts
+from browser_agent.agent.budget import model_budget
 from browser_agent.agent.conversation import Conversation
 from browser_agent.agent.halt import PAUSED_MESSAGE, STOPPED_MESSAGE, StepHalted, unless_halted
 from browser_agent.agent.hooks import AgentHooks
@@ -180,6 +181,7 @@ class Agent:
     async def _run(self, max_steps: int) -> None:
         runner: StepRunner | None = None
         try:
+            self._messages.set_budget(await model_budget(self.llm, self.settings))
             async with self._session() as session:
                 self.history.allowed_domains = session.allowed_domains
                 runner = StepRunner(

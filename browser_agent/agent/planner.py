@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from browser_agent.agent.conversation import Conversation, load_prompt
+from browser_agent.agent.conversation import CHARS_PER_TOKEN, Conversation, load_prompt
 from browser_agent.llm import RetryPolicy, TokenUsage, ask_text, strip_think
 
 __all__ = ["make_plan"]
@@ -20,10 +20,17 @@ async def make_plan(
 
     The last screenshot goes along only with ``use_vision`` (a planner that reads images).
     """
-    memos = "\n".join(m.text for m in messages.memos) or "(no steps yet)"
-    body = f"Task: {messages.task}\n\nSteps so far:\n{memos}\n\nLatest memory: {messages.memory or '(none)'}"
-    if messages.last_state_text:
-        body += f"\n\nCurrent state:\n{messages.last_state_text}"
+    state = f"\n\nCurrent state:\n{messages.last_state_text}" if messages.last_state_text else ""
+    memos = [m.text for m in messages.memos]
+    # Within the run's request budget (the model's context): the oldest memos go first.
+    room = messages.budget * CHARS_PER_TOKEN - len(messages.task) - len(state) - 200
+    while memos and sum(len(m) + 1 for m in memos) > room:
+        memos.pop(0)
+    left_out = len(messages.memos) - len(memos)
+    head = f"Steps so far ({left_out} oldest left out):" if left_out else "Steps so far:"
+    steps = "\n".join(memos) or "(no steps yet)"
+    body = f"Task: {messages.task}\n\n{head}\n{steps}\n\nLatest memory: {messages.memory or '(none)'}"
+    body += state
     content: str | list[str | dict[Any, Any]] = messages.redact(body)
     if use_vision and messages.last_screenshot:
         image = {

@@ -47,6 +47,12 @@ class AgentSettings(BaseModel):
     max_input_tokens: int = Field(
         default=32_000, ge=1_000, description="Budget for one request; old content goes first."
     )
+    context_tokens: int | None = Field(
+        default=None,
+        ge=1_000,
+        description="The model's context size in tokens. Without it, a server given by base URL is asked "
+        "(llama.cpp's /props, vLLM's /models); requests are kept within it, less the reply's tokens.",
+    )
     initial_actions: list[dict[str, Any]] = Field(default_factory=list)
     open_task_url: bool = Field(
         default=True,

@@ -23,6 +23,7 @@ from browser_agent.cli.options import (
     add_browser_options,
     add_fence_options,
     add_model_options,
+    add_network_options,
     allowed_domains,
     browser_configs,
     command,
@@ -83,7 +84,8 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="T",
         help="the model's sampling temperature; 0 so that a run and its rerun can be compared",
     )
-    add_browser_options(parser, fleet=True)
+    browser = add_browser_options(parser, fleet=True)
+    add_network_options(browser, local_by_default=False)
     run = parser.add_argument_group("run and output")
     run.add_argument("--out", type=Path, required=True, metavar="FILE", help="results, one JSON line each")
     run.add_argument("--report", type=Path, metavar="FILE", help="then write the HTML report of --out")
@@ -135,7 +137,11 @@ def _options(args: argparse.Namespace) -> EvalOptions:
         episode_timeout_s=args.task_timeout,
         history_dir=args.histories,
         model_name=models.spec,
-        browsers=tuple(browser_configs(args, allowed_domains=_fence(args))),
+        browsers=tuple(
+            browser_configs(
+                args, allowed_domains=_fence(args), block_external_network=args.local_only
+            )
+        ),
     )
 
 

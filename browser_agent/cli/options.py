@@ -100,13 +100,16 @@ class ModelOptions:
     planner: str | None = None
     temperature: float | None = None  # None: the provider's own default
     step_timeout_s: float = 120.0  # AgentSettings.step_timeout_s's default
+    context_tokens: int | None = None  # None: asked of the server at --base-url
 
     def settings(self, **more: Any) -> dict[str, Any]:
-        """The ``AgentSettings`` fields these flags set: the method, the planner, the step's time limit."""
+        """The ``AgentSettings`` fields these flags set: the method, the planner, the step's time limit,
+        the model's context."""
         return {
             "tool_calling_method": self.tool_calling_method,
             "planner_llm": self.load_planner(),
             "step_timeout_s": self.step_timeout_s,
+            "context_tokens": self.context_tokens,
             **more,
         }
 
@@ -201,7 +204,24 @@ def add_model_options(
             help="the longest one step (the model's answer and the actions) may take; raise it for a slow "
             "local model",
         )
+        group.add_argument(
+            "--context-tokens",
+            type=_context_tokens,
+            metavar="N",
+            help="the model's context size; every request is kept within it (default: asked of the "
+            "server at --base-url, llama.cpp or vLLM, else only the 32,000-token budget)",
+        )
     return group
+
+
+def _context_tokens(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of tokens") from None
+    if value < 1_000:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at least 1000 tokens")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -224,6 +244,7 @@ def model_options(args: argparse.Namespace) -> ModelOptions:
         planner=getattr(args, "planner_model", None),
         temperature=getattr(args, "temperature", None),
         step_timeout_s=getattr(args, "step_timeout", 120.0),
+        context_tokens=getattr(args, "context_tokens", None),
     )
 
 

@@ -30,8 +30,9 @@ class ControllerSettings:
     search_engine_url: str = DEFAULT_SEARCH_ENGINE_URL
     action_timeout_s: float = 60.0
     max_wait_s: float = 10.0
-    extract_max_chars: int = 8_000
-    extract_llm_max_chars: int = 60_000
+    extract_max_chars: int = 2_000  # the extraction model's answer, cut: it stays in later requests
+    extract_passage_tokens: int = 400  # the passages returned as the result, without a model
+    extract_llm_passage_tokens: int = 600  # the passages the extraction model is given
 
 
 @dataclass(slots=True)

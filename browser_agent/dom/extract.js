@@ -275,8 +275,11 @@
     items.push(it);
   }
   const se = document.scrollingElement || document.documentElement;
+  // Where the page's main content begins: an unstyled page's first screens are often its navigation.
+  const main = document.querySelector('main, article, [role="main"]');
+  const mt = main ? main.getBoundingClientRect().top + window.scrollY : -1;
   return JSON.stringify({
     token: reg.token, title: document.title, items, frames, above, below, modal: !!modal,
-    scroll: { y: window.scrollY, vh: innerHeight, ph: se ? se.scrollHeight : innerHeight },
+    scroll: { y: window.scrollY, vh: innerHeight, ph: se ? se.scrollHeight : innerHeight, mt },
   });
 }

@@ -148,6 +148,7 @@ async def extract_snapshot(
             page_height=float(scroll.get("ph", 0.0)),
             elements_above=int(top.data.get("above", 0)),
             elements_below=int(top.data.get("below", 0)),
+            main_top=_main_top(scroll.get("mt", -1.0)),
         ),
         capture_ms=round((time.perf_counter() - started) * 1000, 1),
         frames=builder.frames,
@@ -366,3 +367,8 @@ def _panel(raw: WirePanel | None) -> PanelScroll | None:
         screens_left=float(raw["pl"]),
         screens_right=float(raw["pr"]),
     )
+
+
+def _main_top(value: object) -> float | None:
+    """The main content's top from the walk: None when the page has none (-1) or sent no number."""
+    return float(value) if isinstance(value, int | float) and value >= 0 else None

@@ -114,6 +114,15 @@ class ScrollInfo:
     page_height: float = 0.0
     elements_above: int = 0
     elements_below: int = 0
+    main_top: float | None = None  # where the page's <main>, <article> or role=main begins
+
+    @property
+    def main_pages_below(self) -> float | None:
+        """How far below the view the main content begins, in pages; None when it is in view or above."""
+        if self.main_top is None or not self.viewport_height:
+            return None
+        rest = self.main_top - self.scroll_y - self.viewport_height
+        return rest / self.viewport_height if rest >= 0 else None
 
     @property
     def pages_above(self) -> float:

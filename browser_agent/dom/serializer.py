@@ -214,4 +214,6 @@ def _summary(scroll: ScrollInfo, *, above: bool) -> str:
         return ""
     where = "above" if above else "below"
     more = f", {count} more interactive elements" if count else ""
-    return f"... {pages:.1f} pages {where}{more}"
+    main = None if above else scroll.main_pages_below
+    starts = f"; the main content starts {main:.1f} pages below" if main is not None else ""
+    return f"... {pages:.1f} pages {where}{more}{starts}"

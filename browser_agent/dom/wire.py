@@ -97,6 +97,7 @@ class WireScroll(TypedDict):
     y: float  # the page's scrollY
     vh: float  # viewport height
     ph: float  # page height (scrollHeight)
+    mt: float  # the top of the first <main>, <article> or role=main on the page; -1: none
 
 
 class WireResult(TypedDict):

@@ -35,7 +35,7 @@ def _server_args(tmp_path: Path, *extra: str) -> list[str]:
     secrets.write_text(json.dumps(SECRETS))
     return [
         "mcp",
-        "--block-external-network",
+        "--local-only",
         "--allowed-domain",
         "127.0.0.1",
         "--actions",

@@ -141,6 +141,29 @@ def test_step_timeout_is_shared_by_every_command_that_runs_an_agent(
         assert err.startswith("usage: browser-agent run ") and "--step-timeout" in err, err
 
 
+def test_context_tokens_is_shared_by_every_command_that_runs_an_agent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    common = ["--model", "openai:m", "--context-tokens", "8192"]
+    for argv in (
+        ["run", "task"],
+        ["batch", "t.jsonl", "--out", "o"],
+        ["eval", "suite", "s.jsonl", "--out", "o"],
+        ["ui"],
+    ):
+        options = model_options(build_parser().parse_args([*argv, *common]))
+        assert options.context_tokens == 8192 and options.settings()["context_tokens"] == 8192, argv
+    assert (
+        model_options(build_parser().parse_args(["run", "t", "--model", "m"])).settings()["context_tokens"]
+        is None
+    )
+    for bad in ("999", "8k", "-1"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["run", "t", "--model", "m", "--context-tokens", bad])
+        err = capsys.readouterr().err
+        assert err.startswith("usage: browser-agent run ") and "--context-tokens" in err, err
+
+
 def test_help_shows_real_defaults_and_explains_each_tool_calling_method() -> None:
     assert tool_calling_methods() == typing.get_args(MethodName) == typing.get_args(ToolCallingMethod)
     for name in ("run", "batch"):

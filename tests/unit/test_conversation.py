@@ -188,3 +188,55 @@ def test_an_empty_tab_shows_an_empty_page_and_an_empty_page_says_it_has_no_eleme
     assert "<page>\n\n</page>" in blank and "no interactive elements" not in blank
     page = text("http://127.0.0.1:1/empty")
     assert "no page is open" not in page and "(no interactive elements in view)" in page
+
+
+def test_a_page_view_over_the_budget_loses_its_tail_and_says_how_many_elements_are_left() -> None:
+    builder = _builder(budget=1_000)
+    builder.set_budget(700)  # the model's context, smaller than max_input_tokens
+    assert builder.budget == 700
+    lines = [f"[{n}]<a>Link number {n} to somewhere</a>" for n in range(300)]
+    state = builder.state_text(_state(), step=1, max_steps=5, plan=None)
+    head = state[: state.index("<page>")]
+    state = head + "<page>\n" + "\n".join(lines) + "\n... 18.5 pages below\n</page>"
+    messages = builder.build(state)
+    assert estimate_tokens(messages) <= 700
+    sent = str(messages[-1].content)
+    assert "[0]<a>Link number 0" in sent and "[299]<a>" not in sent
+    shown = sum(1 for line in sent.splitlines() if line.startswith("["))
+    assert f"(the page view was cut to fit the model's context: {shown} of 300 elements)" in sent
+    assert sent.endswith("elements)\n... 18.5 pages below\n</page>")
+
+
+def test_a_newest_memo_too_long_for_the_budget_is_cut_last() -> None:
+    builder = _builder(budget=1_000)
+    builder.add_memo(_step(1, _output(1), [{"action": "extract_content", "extracted_content": "z" * 9_000}]))
+    messages = builder.build(builder.state_text(_state(), step=2, max_steps=5, plan=None))
+    assert estimate_tokens(messages) <= 1_000
+    assert "(cut to fit the model's context)" in str(messages[-2].content)
+    assert "Current URL: http://127.0.0.1:1/page" in str(messages[-1].content)
+
+
+async def test_the_planner_is_asked_within_the_budget_with_the_newest_steps() -> None:
+    from browser_agent.agent.planner import make_plan
+    from browser_agent.llm import RetryPolicy
+    from browser_agent.testing import ScriptedChatModel
+
+    builder = _builder(budget=1_000)
+    for n in range(1, 120):
+        builder.add_memo(_step(n, _output(n), [{"action": "click_element", "extracted_content": "x" * 80}]))
+    builder.state_text(_state(), step=120, max_steps=200, plan=None)
+    planner = ScriptedChatModel(replies=["go on"])
+    plan, _ = await make_plan(planner, builder, use_vision=False, retry=RetryPolicy(attempts=1))
+    assert plan == "go on"
+    asked = str(planner.calls[0].messages[-1].content)
+    assert len(asked) <= 1_000 * 4
+    assert "Step 119:" in asked and "Step 1:" not in asked and "oldest left out" in asked
+
+
+def test_a_budget_smaller_than_the_system_prompt_is_said_once(caplog) -> None:
+    builder = _builder(budget=1_000)
+    builder.set_budget(100)
+    for step in (1, 2):
+        builder.build(builder.state_text(_state(), step=step, max_steps=5, plan=None))
+    said = [r.getMessage() for r in caplog.records if "over the budget of 100" in r.getMessage()]
+    assert len(said) == 1 and "use a model with a larger context" in said[0]

@@ -1,4 +1,5 @@
-"""``extract_content``: the page as markdown-ish text, answered by the extraction LLM when one is set."""
+"""``extract_content``: the passages of the page that match a goal, answered by the extraction LLM when one
+is set."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.json_schema import model_from_schema
 from browser_agent.controller.models import ActionResult
+from browser_agent.controller.passages import Ranking, best_passages
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
 from browser_agent.errors import ActionError, ModelError
@@ -81,8 +83,11 @@ async def extract_content(
 ) -> ActionResult:
     """Read the whole page (not only the visible part) and extract what serves a goal.
 
-    The goal and schema go to the extraction model, never to the page: their ``<secret>`` placeholders
-    are not filled (``Placeholders.KEPT``).
+    Only the passages of the page that best match the goal's words (``controller/passages.py``) are
+    read: the page's text blocks ranked by BM25, the best kept within a few hundred tokens. Without an
+    extraction model they are the result; with one, they are what it is given. The goal and schema go to
+    the extraction model, never to the page: their ``<secret>`` placeholders are not filled
+    (``Placeholders.KEPT``).
 
     Args:
         goal: What to extract, e.g. "the prices of all listed laptops" or "the opening hours".
@@ -92,21 +97,42 @@ async def extract_content(
     content = ctx.redact(await page_markdown(ctx))  # the page may show a secret the agent typed
     llm, settings = ctx.extraction_llm, ctx.settings
     if llm is None:
-        cut = content[: settings.extract_max_chars]
-        more = len(content) - len(cut)
-        note = f"\n[... {more} more characters; scroll or ask a narrower goal]" if more > 0 else ""
+        ranking = best_passages(goal, content, settings.extract_passage_tokens)
         return ActionResult(
-            extracted_content=f"Page content for {ctx.quote(goal)}:\n{cut}{note}", include_in_memory=True
+            extracted_content=f"{_heading(ctx.quote(goal), ranking)}\n{ranking.text()}",
+            include_in_memory=True,
         )
-    page = content[: settings.extract_llm_max_chars]
+    ranking = best_passages(goal, content, settings.extract_llm_passage_tokens)
+    page = ranking.text()
     messages = [SystemMessage(content=_SYSTEM), HumanMessage(content=f"Goal: {goal}\n\nPage:\n{page}")]
     try:
         answer, usage = await _ask(llm, messages, output_schema)
     except ModelError as exc:  # the extraction model failed after retries: the agent can go on without it
         raise ActionError(f"The extraction model failed ({exc}); use the page state instead.") from exc
+    answer = _bounded(answer, settings.extract_max_chars)
     return ActionResult(
         extracted_content=f"Extracted for {ctx.quote(goal)}:\n{answer}", include_in_memory=True, usage=usage
     )
+
+
+def _heading(goal: str, ranking: Ranking) -> str:
+    """The first line of a result of passages: which, of how many, and what to do for more."""
+    if len(ranking.kept) == ranking.total:
+        return f"Page content for {goal}:"
+    if not ranking.matched:
+        return (
+            f"No passage of the page names the words of {goal}; its first {len(ranking.kept)} passages "
+            f"of text (of {ranking.total}):"
+        )
+    return (
+        f"The {len(ranking.kept)} of {ranking.total} page passages that best match {goal}, best first "
+        "(for others, extract with other words):"
+    )
+
+
+def _bounded(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying so: it goes into every later request's memo."""
+    return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} more characters]"
 
 
 async def _ask(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Annotated
-from urllib.parse import quote_plus
+from urllib.parse import quote_plus, urljoin
 
 from browser_agent.browser.addresses import checked_address, split_address
 from browser_agent.browser.playwright_errors import PlaywrightError
@@ -15,6 +15,8 @@ from browser_agent.errors import ActionError
 
 __all__ = ["go_back", "go_to_url", "register", "search_web", "wait"]
 
+_RELATIVE = ("/", "./", "../", "?", "#")
+
 
 async def go_to_url(url: str, ctx: ActionContext, reload: bool = False) -> str:
     """Open a URL in the current tab.
@@ -23,6 +25,7 @@ async def go_to_url(url: str, ctx: ActionContext, reload: bool = False) -> str:
         url: The full address to open, with its scheme (https://...).
         reload: Load it again even if the tab shows it (what was typed there is lost).
     """
+    url = _against_page(url, ctx)
     checked_address(url)  # a malformed one is the model's to correct, said before anything else
     current = await _open_page(ctx, url, reload=reload)
     if current is not None:
@@ -30,6 +33,22 @@ async def go_to_url(url: str, ctx: ActionContext, reload: bool = False) -> str:
         return f"Already at {current}: not reloaded"
     await ctx.session.navigate(url)
     return f"Opened {ctx.page.url}"
+
+
+def _against_page(url: str, ctx: ActionContext) -> str:
+    """``url`` resolved against the current page's address when it is a path (``/Physics``,
+    ``../a.html``, ``?page=2``), as a link on that page would be; anything else as it is."""
+    wanted = url.strip()
+    if not wanted.startswith(_RELATIVE) or wanted.startswith("//"):
+        return url
+    try:
+        current = ctx.page.url
+    except ActionError:
+        return url
+    base = split_address(current)
+    if base is None or base.scheme not in ("http", "https"):
+        return url
+    return urljoin(current, wanted)
 
 
 # Whether a form control of the page holds something other than what the page loaded with.
