@@ -138,9 +138,7 @@ def _options(args: argparse.Namespace) -> EvalOptions:
         history_dir=args.histories,
         model_name=models.spec,
         browsers=tuple(
-            browser_configs(
-                args, allowed_domains=_fence(args), block_external_network=args.local_only
-            )
+            browser_configs(args, allowed_domains=_fence(args), block_external_network=args.local_only)
         ),
     )
 
@@ -250,7 +248,7 @@ def _report(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     from browser_agent.eval import read_records
     from browser_agent.eval.compare import compare, format_comparison
-    from browser_agent.eval.parting import format_partings, partings
+    from browser_agent.eval.divergence import format_partings, partings
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha {args.alpha}: give a p-value between 0 and 1, e.g. 0.05.")

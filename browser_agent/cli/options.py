@@ -121,7 +121,7 @@ class ModelOptions:
             UserError: no ``--model``, or its provider package or API key is missing.
         """
         if self.base_url:
-            from browser_agent.cli.reach import check_reachable
+            from browser_agent.cli.server_check import check_reachable
 
             check_reachable(self.base_url)
         return self.factory()()

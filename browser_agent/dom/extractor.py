@@ -5,7 +5,7 @@ The top frame is walked first; its result says where each visible iframe is. Eac
 walked with that offset and clip, so its rectangles are in the top page's viewport coordinates and its
 elements appear in the numbering where the iframe is. Indices are assigned here, in document order.
 The walk's script is sent to a document once and kept there; later captures call it by name. Given a
-redactor, the walk returns its texts uncut and they are redacted, then cut, here (``dom.caps``).
+redactor, the walk returns its texts uncut and they are redacted, then cut, here (``dom.text_limits``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
-from browser_agent.dom.caps import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, Recut
 from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
+from browser_agent.dom.text_limits import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, Recut
 from browser_agent.dom.wire import WireElement, WireItem, WirePanel
 
 __all__ = ["WHOLE_PAGE", "ExtractOptions", "extract_snapshot"]

@@ -6,8 +6,8 @@ file as HTML; ``compare`` says which differences between two runs are beyond noi
 """
 
 from browser_agent.eval.episode import Episode, SuiteEpisode, Verdict
+from browser_agent.eval.episode_record import FAILURE_KINDS, EpisodeRecord, FailureKind, read_records
 from browser_agent.eval.miniwob import FAMILIES, MiniwobEpisode, miniwob_folder, miniwob_tasks
-from browser_agent.eval.record import FAILURE_KINDS, EpisodeRecord, FailureKind, read_records
 from browser_agent.eval.runner import EvalOptions, pending, run_episodes
 from browser_agent.eval.static_site import StaticSite
 from browser_agent.eval.suite import Check, SuiteTask, read_suite

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from browser_agent.eval.record import EpisodeRecord
+from browser_agent.eval.episode_record import EpisodeRecord
 from browser_agent.eval.stats import fisher_exact
 from browser_agent.eval.summary import Group, by_family, by_task, total
 

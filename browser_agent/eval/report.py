@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from browser_agent import artifacts
-from browser_agent.eval.record import FAILURE_KINDS, EpisodeRecord
+from browser_agent.eval.episode_record import FAILURE_KINDS, EpisodeRecord
 from browser_agent.eval.summary import Group, by_family, by_task, total
 
 __all__ = ["render_report", "write_report"]

@@ -33,7 +33,13 @@ from browser_agent.controller import Controller
 from browser_agent.defaults import DEFAULT_MAX_STEPS
 from browser_agent.errors import AgentRunError, BrowserAgentError, UserError, first_line
 from browser_agent.eval.episode import Episode, Verdict
-from browser_agent.eval.record import EpisodeKey, EpisodeRecord, failure_kind, model_calls, read_records
+from browser_agent.eval.episode_record import (
+    EpisodeKey,
+    EpisodeRecord,
+    failure_kind,
+    model_calls,
+    read_records,
+)
 from browser_agent.record import AgentHistory, AgentStep
 from browser_agent.sensitive import Secrets
 

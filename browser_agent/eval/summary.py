@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from browser_agent.eval.record import EpisodeRecord
+from browser_agent.eval.episode_record import EpisodeRecord
 from browser_agent.eval.stats import wilson_interval
 
 __all__ = ["Group", "by_family", "by_task", "total"]

@@ -28,11 +28,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from browser_agent import artifacts
 from browser_agent.errors import UserError
 from browser_agent.ui.ask_human import HumanChannel
-from browser_agent.ui.hub import Event, Hub
 from browser_agent.ui.launch import RunForm, RunSetup, secret_names, start_replay, start_run
 from browser_agent.ui.live import LiveView
-from browser_agent.ui.past import history_path, list_runs, load_run, report_html
 from browser_agent.ui.runs import RunControl
+from browser_agent.ui.saved_runs import history_path, list_runs, load_run, report_html
+from browser_agent.ui.viewers import Event, Hub
 
 __all__ = ["UiState", "build_app"]
 

@@ -17,7 +17,7 @@ from browser_agent.controller import ActionResult, Controller
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.errors import ActionError, UserError
-from browser_agent.ui.hub import Event
+from browser_agent.ui.viewers import Event
 
 __all__ = ["ASK_HUMAN", "DEFAULT_ANSWER_TIMEOUT_S", "HumanChannel", "with_ask_human"]
 

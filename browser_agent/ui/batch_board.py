@@ -10,7 +10,7 @@ from browser_agent.batch import Executor, LocalExecutor, TaskOutcome, TaskSpec
 from browser_agent.batch.options import BatchSetup
 from browser_agent.errors import UserError
 from browser_agent.sensitive import Secrets
-from browser_agent.ui.hub import Hub
+from browser_agent.ui.viewers import Hub
 
 __all__ = ["BatchBoard"]
 

@@ -30,7 +30,7 @@ from browser_agent.browser.masking import detach, paint_boxes, secret_boxes, tab
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.watchdog import within
 from browser_agent.errors import BrowserError
-from browser_agent.ui.hub import Event, Hub
+from browser_agent.ui.viewers import Event, Hub
 
 __all__ = ["LiveView", "PageSource"]
 

@@ -24,10 +24,10 @@ from browser_agent.browser.watchdog import responds
 from browser_agent.errors import UserError
 from browser_agent.record import AgentHistory, AgentStep
 from browser_agent.sensitive import MIN_SECRET_LENGTH
-from browser_agent.ui.hub import Hub
 from browser_agent.ui.live import LiveView
 from browser_agent.ui.takeover import InputEvent, TabNotAnswering, TakeoverLog, forward
 from browser_agent.ui.timeline import marks_event, run_end_event, step_end_event, step_start_event
+from browser_agent.ui.viewers import Hub
 
 __all__ = ["RunControl", "RunState"]
 

@@ -21,10 +21,10 @@ from browser_agent.ui.app import UiState, build_app
 from browser_agent.ui.ask_human import DEFAULT_ANSWER_TIMEOUT_S, HumanChannel, with_ask_human
 from browser_agent.ui.auth import TokenGuard, new_token
 from browser_agent.ui.batch_board import BatchBoard
-from browser_agent.ui.hub import Hub
 from browser_agent.ui.launch import RunSetup
 from browser_agent.ui.live import LiveView
 from browser_agent.ui.runs import RunControl
+from browser_agent.ui.viewers import Hub
 
 __all__ = ["LiveServer"]
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.record import AgentHistory, AgentStep, describe_call, describe_outcome
-from browser_agent.ui.hub import Event
+from browser_agent.ui.viewers import Event
 
 __all__ = ["marks_event", "run_end_event", "step_end_event", "step_start_event"]
 

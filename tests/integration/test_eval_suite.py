@@ -16,7 +16,7 @@ from playwright.async_api import Browser
 from browser_agent.agent import AgentSettings
 from browser_agent.cli import main, main_async
 from browser_agent.eval import EvalOptions, StaticSite, SuiteEpisode, read_suite, run_episodes
-from browser_agent.eval.record import EpisodeRecord
+from browser_agent.eval.episode_record import EpisodeRecord
 from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.fake_openai import FakeOpenAI
 

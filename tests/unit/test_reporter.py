@@ -19,7 +19,7 @@ from browser_agent.output.console import make_console
 from browser_agent.output.html import render_html
 from browser_agent.record import AgentHistory, AgentStep, StepTimings, TokenUsage
 from browser_agent.testing import ScriptedChatModel
-from browser_agent.ui.past import list_runs
+from browser_agent.ui.saved_runs import list_runs
 from browser_agent.ui.timeline import run_end_event
 
 

@@ -18,10 +18,10 @@ from browser_agent.record import AgentHistory
 from browser_agent.sensitive import Secrets
 from browser_agent.ui.ask_human import ASK_HUMAN, HumanChannel, with_ask_human
 from browser_agent.ui.auth import TokenGuard
-from browser_agent.ui.hub import Hub, Viewer
 from browser_agent.ui.launch import RunForm, RunSetup, _chosen, _fence, run_settings, secret_names
-from browser_agent.ui.past import history_path, list_runs
+from browser_agent.ui.saved_runs import history_path, list_runs
 from browser_agent.ui.takeover import InputEvent, TakeoverLog
+from browser_agent.ui.viewers import Hub, Viewer
 
 TOKEN = "t0ken-for-tests"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from browser_agent.errors import UserError
 from browser_agent.eval.compare import Pair
-from browser_agent.eval.record import EpisodeRecord
+from browser_agent.eval.episode_record import EpisodeRecord
 from browser_agent.record import AgentHistory
 
 __all__ = ["Parting", "format_partings", "partings"]

@@ -8,8 +8,8 @@ import socket
 
 import pytest
 
-from browser_agent.cli import reach
-from browser_agent.cli.reach import check_reachable
+from browser_agent.cli import server_check as reach
+from browser_agent.cli.server_check import check_reachable
 from browser_agent.errors import ModelError, ProviderUnreachableError
 
 
