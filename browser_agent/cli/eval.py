@@ -229,7 +229,7 @@ def _print_summary(records: list[Any], console: Any) -> None:
 
 
 def _write_report(records: list[Any], path: Path, source: Path) -> None:
-    from browser_agent.eval.report import write_report
+    from browser_agent.output.eval_report import write_report
 
     write_report(records, path, title=f"Evaluation: {source.name}")
     print(f"report: {path}", file=sys.stderr)
