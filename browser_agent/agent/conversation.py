@@ -32,8 +32,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from browser_agent.browser.page_text import page_text
 from browser_agent.browser.state import BrowserState
-from browser_agent.controller import ActionResult
-from browser_agent.record import AgentStep, describe_call, describe_outcome
+from browser_agent.record import AgentStep, RecordedResult, describe_call, describe_outcome
 from browser_agent.sensitive import Secrets
 
 __all__ = ["Conversation", "StepMemo", "cut_page_view", "estimate_tokens", "load_prompt", "page_of_state"]
@@ -257,7 +256,7 @@ def _cut_tail(text: str, chars: int) -> str:
     return text[:keep] + TRUNCATION_NOTE if keep < len(text) else text
 
 
-def _result_text(result: ActionResult) -> str:
+def _result_text(result: RecordedResult) -> str:
     """An action's outcome in the memo: a failure in full, other content cut when not kept in memory."""
     name = result.action or "action"
     outcome = describe_outcome(result)

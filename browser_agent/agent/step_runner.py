@@ -28,6 +28,7 @@ from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.browser.masking import screenshot_for_model
 from browser_agent.controller import ActionResult, Controller
+from browser_agent.controller.reply import AgentOutput, build_output_model, tool_parameters
 from browser_agent.errors import (
     ActionError,
     BrowserError,
@@ -46,7 +47,6 @@ from browser_agent.llm import (
     message_text,
 )
 from browser_agent.record import ActionCall, AgentStep, StepOutput, StepScreenshot, describe_outcome
-from browser_agent.record.reply import AgentOutput, build_output_model, tool_parameters
 from browser_agent.sensitive import Secrets
 
 __all__ = ["StepDeps", "StepRunner"]
@@ -345,7 +345,7 @@ class StepRunner:
     def _record_results(step: AgentStep, results: list[ActionResult]) -> None:
         """The results, the fingerprints the controller took of the elements acted on, their boxes on
         the screenshot, and the extraction model's tokens."""
-        step.results = results
+        step.results = list(results)
         step.interacted = [r.fingerprint for r in results]
         for r in results:
             if r.usage is not None:

@@ -13,14 +13,13 @@ from langchain_core.language_models import BaseChatModel
 from playwright.async_api import ElementHandle, Page
 
 from browser_agent.browser import BrowserSession
+from browser_agent.defaults import DEFAULT_SEARCH_ENGINE_URL
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.models import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError, ElementNotFoundError
 from browser_agent.sensitive import Secrets
 
 __all__ = ["DEFAULT_SEARCH_ENGINE_URL", "ActionContext", "ControllerSettings"]
-
-DEFAULT_SEARCH_ENGINE_URL = "https://duckduckgo.com/?q={query}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, InstanceOf
 
 from browser_agent.dom.models import ElementNode
-from browser_agent.llm.usage import TokenUsage
-from browser_agent.reid import Fingerprint
+from browser_agent.record.fingerprint import Fingerprint
+from browser_agent.record.result import RecordedResult
+from browser_agent.record.usage import TokenUsage
 
 __all__ = ["ActionModel", "ActionResult"]
 
@@ -42,26 +43,15 @@ class ActionModel(BaseModel):
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-class ActionResult(BaseModel):
+class ActionResult(RecordedResult):
     """The outcome of one action, as the model will read it.
 
-    ``element`` is the element acted on, ``fingerprint`` what finds it again on a later page (replay,
-    workflows), and ``usage`` the tokens an extraction model spent on the action (for the run's totals);
-    none of them is serialized with the result (the record keeps the fingerprint beside it).
+    The saved fields are ``RecordedResult``'s. ``element`` is the element acted on, ``fingerprint`` what
+    finds it again on a later page (replay, workflows), and ``usage`` the tokens an extraction model spent
+    on the action (for the run's totals); none of them is serialized with the result (the record keeps
+    the fingerprint beside it).
     """
 
-    model_config = ConfigDict(extra="forbid")
-
-    action: str = Field(default="", description="Name of the action this result belongs to.")
-    extracted_content: str | None = Field(
-        default=None, description="What happened, or the content extracted."
-    )
-    error: str | None = Field(default=None, description="Why the action failed; None when it succeeded.")
-    is_done: bool = Field(default=False, description="The task is finished (set by `done`).")
-    success: bool | None = Field(default=None, description="With is_done: whether the task succeeded.")
-    include_in_memory: bool = Field(default=True, description="Keep the content in the model's memory.")
-    skipped: bool = Field(default=False, description="The action was not run; extracted_content says why.")
-    new_tab: int | None = Field(default=None, description="The tab this action opened and switched to.")
     element: InstanceOf[ElementNode] | None = Field(default=None, exclude=True)
     fingerprint: InstanceOf[Fingerprint] | None = Field(default=None, exclude=True)
     usage: InstanceOf[TokenUsage] | None = Field(default=None, exclude=True)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL
+from browser_agent.defaults import DEFAULT_SEARCH_ENGINE_URL
 from browser_agent.export.inputs import Inputs
 from browser_agent.export.literals import py_string
 from browser_agent.export.locators import LocatorCode, locate

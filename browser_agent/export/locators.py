@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from browser_agent.export.literals import py_string
-from browser_agent.reid import Fingerprint
+from browser_agent.record import Fingerprint
 
 __all__ = ["LocatorCode", "implicit_role", "locate", "py_string"]  # py_string: its old home
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from browser_agent.errors import UserError
 from browser_agent.export.steps import ExportStep
-from browser_agent.reid import Fingerprint
+from browser_agent.record import Fingerprint
 
 __all__ = ["KNOWN_ACTIONS", "checked_step"]
 

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from browser_agent.errors import UserError
-from browser_agent.record import AgentHistory, AgentStep
-from browser_agent.reid import Fingerprint
+from browser_agent.record import AgentHistory, AgentStep, Fingerprint
 
 __all__ = ["ExportStep", "steps_from_history"]
 

@@ -1,42 +1,17 @@
-"""Token counts of model replies, summed over the calls a step makes."""
+"""Token counts of model replies, read from what each provider reports; ``TokenUsage`` is the record's
+(``browser_agent.record.usage``), re-exported here."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 
 from browser_agent.llm.providers import PROVIDERS, UsageShape
+from browser_agent.record.usage import TokenUsage
 
 __all__ = ["TokenUsage", "usage_of"]
-
-
-@dataclass(frozen=True, slots=True)
-class TokenUsage:
-    """Input and output tokens of one or more model calls; ``a + b`` sums them.
-
-    ``cached_input_tokens`` is the part of the input the provider read from its prompt cache (OpenAI's
-    ``cached_tokens``, Anthropic's cache reads, llama.cpp's and vLLM's reused prefix): what the stable
-    beginning of each request saves.
-    """
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cached_input_tokens: int = 0
-
-    def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.cached_input_tokens + other.cached_input_tokens,
-        )
-
-    @property
-    def total_tokens(self) -> int:
-        """Input plus output tokens."""
-        return self.input_tokens + self.output_tokens
 
 
 def _as_int(value: Any) -> int:

@@ -1,10 +1,37 @@
 """What a person reads: the console during a run, a replay or a batch, and after a run the HTML report
-and the animated GIF, all from the typed record (``browser_agent.record``)."""
+and the animated GIF, all from the typed record (``browser_agent.record``).
+
+The report and the GIF need the record alone; the consoles follow a run or a replay, and come with the
+agent or the replay: they are imported on first use (``from browser_agent.output import ConsoleReporter``
+works as ever), so that rendering a saved run's report loads neither Playwright nor langchain.
+"""
+
+import importlib as _importlib
+import typing as _typing
 
 from browser_agent.output.files import save_gif, save_report
 from browser_agent.output.gif import render_gif
 from browser_agent.output.html import render_html
-from browser_agent.output.replay_console import ReplayReporter
-from browser_agent.output.reporter import ConsoleReporter
+
+if _typing.TYPE_CHECKING:
+    from browser_agent.output.replay_console import ReplayReporter
+    from browser_agent.output.reporter import ConsoleReporter
+
+# Each console, and the module it comes from.
+_CONSOLES = {"ConsoleReporter": "reporter", "ReplayReporter": "replay_console"}
 
 __all__ = ["ConsoleReporter", "ReplayReporter", "render_gif", "render_html", "save_gif", "save_report"]
+
+if not _typing.TYPE_CHECKING:  # type checkers read the imports above; a module __getattr__ would hide typos
+
+    def __getattr__(name: str) -> _typing.Any:
+        """Import a console from its module the first time it is asked for, then keep it here."""
+        home = _CONSOLES.get(name)
+        if home is None:
+            raise AttributeError(f"module 'browser_agent.output' has no attribute {name!r}")
+        value = getattr(_importlib.import_module(f"browser_agent.output.{home}"), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(__all__))

@@ -9,11 +9,11 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionResult, Controller
+from browser_agent.controller.reply import build_output_model
 from browser_agent.dom.serializer import render
 from browser_agent.errors import ModelError
 from browser_agent.llm import ask_structured
 from browser_agent.record import ActionCall
-from browser_agent.record.reply import build_output_model
 from browser_agent.sensitive import Secrets
 
 __all__ = ["rescue_step"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from browser_agent.controller.models import ActionResult
+from browser_agent.record.result import RecordedResult
 from browser_agent.record.step import ActionCall
 
 __all__ = ["Outcome", "describe_call", "describe_outcome"]
@@ -35,7 +35,7 @@ class Outcome:
         return self.text if self.kind == "ok" else f"{self.kind}: {self.text}"
 
 
-def describe_outcome(result: ActionResult) -> Outcome:
+def describe_outcome(result: RecordedResult) -> Outcome:
     if result.error:
         return Outcome("failed", result.error)
     if result.skipped:

@@ -8,21 +8,18 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import Any, Literal, Protocol, TypeVar, overload
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
 from browser_agent import artifacts
-from browser_agent.controller.models import ActionResult
 from browser_agent.errors import UserError
-from browser_agent.llm.usage import TokenUsage
+from browser_agent.record.result import RecordedResult
 from browser_agent.record.step import ActionCall, AgentBrain, AgentStep, StepScreenshot
+from browser_agent.record.usage import TokenUsage
 from browser_agent.user_files import UserFileError, check_version, read_model, validation_message
 
-if TYPE_CHECKING:
-    from browser_agent.controller import Controller
-
-__all__ = ["AgentHistory", "EndReason", "RunUsage"]
+__all__ = ["ActionParser", "AgentHistory", "EndReason", "RunUsage"]
 
 FORMAT_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
@@ -31,6 +28,17 @@ _RENAMED_ACTIONS = {"search": "search_web"}  # old name -> new, for histories sa
 _LATER_FIELDS = ("started_at", "duration_seconds", "final_screenshot")
 T = TypeVar("T", bound=BaseModel)
 EndReason = Literal["done", "max_steps", "max_failures", "stopped", "interrupted", "error"]
+
+
+class ActionParser(Protocol):
+    """What checks a loaded history's actions: a ``Controller`` (its ``parse_action``)."""
+
+    def parse_action(self, data: dict[str, Any]) -> object:
+        """Validate one action as ``{"action": name, **params}``.
+
+        Raises:
+            pydantic.ValidationError: no such action, or a bad field.
+        """
 
 
 class RunUsage(BaseModel):
@@ -96,7 +104,7 @@ class AgentHistory(BaseModel):
     def append(self, step: AgentStep) -> None:
         self.steps.append(step)
 
-    def _last_result(self) -> ActionResult | None:
+    def _last_result(self) -> RecordedResult | None:
         for step in reversed(self.steps):
             if step.results:
                 return step.results[-1]
@@ -208,7 +216,7 @@ class AgentHistory(BaseModel):
         return artifacts.write_text(path, self.model_dump_json(indent=2))
 
     @classmethod
-    def load(cls, path: str | Path, controller: Controller | None = None) -> AgentHistory:
+    def load(cls, path: str | Path, controller: ActionParser | None = None) -> AgentHistory:
         """Read a saved history (within ``user_files``' limits); with ``controller``, check every action
         is one it knows.
 
@@ -238,7 +246,7 @@ def _check_format(data: Any, named: str) -> None:
     check_version(data["version"], _READABLE_VERSIONS, named=f"{named} has history format version")
 
 
-def _check_actions(step: AgentStep, controller: Controller, source: Path) -> None:
+def _check_actions(step: AgentStep, controller: ActionParser, source: Path) -> None:
     """Every action of ``step`` is one ``controller`` runs (an old built-in name is renamed in place).
 
     Raises:
@@ -260,7 +268,7 @@ def _check_actions(step: AgentStep, controller: Controller, source: Path) -> Non
             actions[position] = renamed
 
 
-def _renamed(call: ActionCall, controller: Controller) -> ActionCall | None:
+def _renamed(call: ActionCall, controller: ActionParser) -> ActionCall | None:
     """A built-in action saved under its old name, under its new one, when the controller runs that."""
     new_name = _RENAMED_ACTIONS.get(call.name)
     if new_name is None:

@@ -21,9 +21,9 @@ from pydantic import (
 )
 from pydantic.functional_validators import BeforeValidator
 
-from browser_agent.controller.models import ActionResult
-from browser_agent.llm.usage import TokenUsage
-from browser_agent.reid import Fingerprint
+from browser_agent.record.fingerprint import Fingerprint
+from browser_agent.record.result import RecordedResult
+from browser_agent.record.usage import TokenUsage
 
 __all__ = ["ActionCall", "AgentBrain", "AgentStep", "StepOutput", "StepScreenshot", "StepTimings"]
 
@@ -137,7 +137,7 @@ class AgentStep(BaseModel):
     url: str = ""
     title: str = ""
     model_output: StepOutput | None = None
-    results: list[ActionResult] = Field(default_factory=list)
+    results: list[RecordedResult] = Field(default_factory=list)
     interacted: list[RecordedFingerprint] = Field(default_factory=list)
     plan: str | None = None
     error: str | None = None
@@ -159,7 +159,7 @@ class AgentStep(BaseModel):
         """Results saved by other versions may carry fields this one does not know: they are dropped."""
         if not isinstance(value, list):
             return value
-        known = set(ActionResult.model_fields)
+        known = set(RecordedResult.model_fields)
         return [{k: v for k, v in r.items() if k in known} if isinstance(r, dict) else r for r in value]
 
     @property
@@ -186,7 +186,7 @@ class AgentStep(BaseModel):
         return self.error is not None or (bool(self.results) and all(r.error for r in self.results))
 
     @property
-    def final(self) -> ActionResult | None:
+    def final(self) -> RecordedResult | None:
         """The step's ``done`` result, when the step ended the task."""
         last = self.results[-1] if self.results else None
         return last if last is not None and last.is_done else None

@@ -172,8 +172,8 @@ async def test_the_provider_s_cache_reads_are_recorded_and_cover_all_but_the_new
 
 
 def test_the_decoding_grammar_caps_the_text_fields_and_nothing_else_does() -> None:
+    from browser_agent.controller.reply import build_output_model, tool_parameters
     from browser_agent.llm.schemas import compact_schema, grammar_schema
-    from browser_agent.record.reply import build_output_model, tool_parameters
 
     output = build_output_model(Controller().action_union(), 3)
     brain_schema = grammar_schema(output)["properties"]["current_state"]["properties"]
@@ -373,8 +373,8 @@ def test_openai_hosted_gets_the_same_schema_every_step(monkeypatch: pytest.Monke
     """OpenAI's prompt cache starts with the response_format schema: no per-page indices there."""
     from langchain_openai import ChatOpenAI
 
+    from browser_agent.controller.reply import build_output_model
     from browser_agent.llm.methods import PromptShape, prepare
-    from browser_agent.record.reply import build_output_model
 
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     output = build_output_model(Controller().action_union(), 3)

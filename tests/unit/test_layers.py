@@ -16,11 +16,13 @@ ALLOWED: dict[str, set[str]] = {
     "interrupts": set(),
     "testing": set(),
     "dom": {"errors"},
-    "reid": {"dom", "errors"},
-    "llm": {"errors"},
+    "reid": {"record", "dom", "errors"},
+    "llm": {"record", "errors"},
     "browser": {"dom", "errors"},
-    "controller": {"browser", "dom", "reid", "llm", "errors", "sensitive"},
-    "record": {"controller", "reid", "dom", "llm", "errors"},
+    "controller": {"defaults", "record", "browser", "dom", "reid", "llm", "errors", "sensitive"},
+    # the run record sits at the bottom: loading, exporting or reporting a saved run loads no engine
+    # (besides errors, it may use the two foundations, artifacts and user_files, added below)
+    "record": {"errors"},
     "playback": {"record", "controller", "browser", "reid", "dom", "llm", "errors", "sensitive"},
     "agent": {
         "defaults",
@@ -110,7 +112,8 @@ ALLOWED: dict[str, set[str]] = {
         "sensitive",
         "testing",
     },
-    "export": {"record", "controller", "reid", "errors"},  # a run as a plain Playwright script
+    # a run as a plain Playwright script, from the record alone: exporting loads no engine
+    "export": {"defaults", "record", "errors"},
     "ui": {  # the web UI (the [ui] extra): nothing imports it but the CLI
         "defaults",
         "agent",
@@ -206,11 +209,12 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     assert _imported_layers(sample) == {"agent", "controller"}
 
 
-# Inside reid, data flows one way: labels -> groups/identity -> fingerprint -> matching (dom's models below).
+# Inside reid, data flows one way: labels -> groups/identity -> fingerprint -> matching (dom's models and
+# the record's Fingerprint below).
 REID_FLOW: dict[str, set[str]] = {
     "labels": {"dom.models"},
     "groups": {"reid.labels", "dom.models"},
-    "identity": {"reid.labels"},
+    "identity": {"reid.labels", "record.fingerprint"},
     "fingerprint": {"reid.generated", "reid.groups", "reid.identity", "reid.labels", "dom.models"},
     "matching": {"reid.fingerprint", "reid.groups", "reid.identity", "reid.labels", "dom.models"},
 }

@@ -13,10 +13,10 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from browser_agent import Controller
 from browser_agent.agent.conversation import Conversation
 from browser_agent.browser.state import BrowserState, TabInfo
+from browser_agent.controller.reply import build_output_model, tool_parameters
 from browser_agent.llm import grammar_schema
 from browser_agent.llm.cache import with_cache_points
 from browser_agent.record import AgentStep
-from browser_agent.record.reply import build_output_model, tool_parameters
 from tests.support.tokens import count_tokens
 
 

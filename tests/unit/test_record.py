@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.record import ActionCall, AgentHistory, describe_call, describe_outcome
+from browser_agent.record import ActionCall, AgentHistory, RecordedResult, describe_call, describe_outcome
 from browser_agent.reid import Fingerprint
 
 SAVED_BY_0_1 = Path(__file__).parents[1] / "fixtures" / "history_v2_main.json"
@@ -19,7 +19,7 @@ def test_a_history_saved_before_the_typed_record_loads_typed() -> None:
     assert opened.brain is None and [a.name for a in opened.actions] == ["go_to_url"]
     assert wrong.failed and wrong.results[0].error and "element 99" in wrong.results[0].error
     assert typed.actions[0].name == "input_text" and typed.actions[0].params["text"] == "ada"
-    assert isinstance(typed.results[0], ActionResult) and typed.results[0].error is None
+    assert isinstance(typed.results[0], RecordedResult) and typed.results[0].error is None
     assert isinstance(typed.interacted[0], Fingerprint) and typed.interacted[1] is None
     assert typed.next_goal == "type and wait" and not typed.failed
     assert done.final is not None and history.final_result() == "typed ada" and history.is_successful()

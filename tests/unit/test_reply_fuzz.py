@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage
 
 from browser_agent import Controller
+from browser_agent.controller.reply import build_output_model
 from browser_agent.errors import ModelOutputError
 from browser_agent.llm import JSONExtractionError, ask_structured, extract_json
-from browser_agent.record.reply import build_output_model
 from browser_agent.testing import ScriptedChatModel
 
 OUTPUT = build_output_model(Controller().action_union(), 3)

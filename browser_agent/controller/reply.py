@@ -11,7 +11,7 @@ from typing import Annotated, Any, ClassVar, get_args, get_origin
 from pydantic import BaseModel, Field, create_model, field_validator
 
 from browser_agent.llm import flat_union, inline_refs, strip_noise
-from browser_agent.record.step import AgentBrain
+from browser_agent.record import AgentBrain
 
 __all__ = ["AgentOutput", "build_output_model", "tool_parameters"]
 
