@@ -93,7 +93,10 @@ async def test_a_hostile_answer_is_no_answer_never_the_end_of_the_run() -> None:
                     self.send_response(200)
                     self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
-                    self.wfile.write(body)
+                    try:
+                        self.wfile.write(body)
+                    except ConnectionError:  # the client stopped reading at its bound: as it should
+                        return
 
             super().__init__(Handler)
 
