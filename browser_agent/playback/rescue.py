@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Final
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -18,12 +19,13 @@ from browser_agent.record.reply import build_output_model
 from browser_agent.reid import Fingerprint
 from browser_agent.sensitive import Secrets
 
-__all__ = ["Rescue", "rescue_step"]
+__all__ = ["LOOKS", "Rescue", "rescue_step"]
 
 RESCUE_PROMPT = (
     "You repair one step of a recorded browser run. The recorded action could not be matched to an element "
     "on the current page with certainty. Choose the one action on the current page that does what the "
-    "recorded action did. Indices refer to the page shown below."
+    "recorded action did. Indices refer to the page shown below; when the element is not on it, scroll, "
+    "and you will be shown the page again."
 )
 
 
@@ -38,6 +40,10 @@ class Rescue:
     target: Fingerprint | None = None
 
 
+LOOKS: Final = 3
+"""Answers a model may give for one step: those that touch no element (a scroll) let it look again."""
+
+
 async def rescue_step(
     llm: BaseChatModel,
     action: ActionCall,
@@ -47,11 +53,31 @@ async def rescue_step(
     sensitive_data: Secrets,
     goal: str = "",
 ) -> Rescue:
-    """Ask ``llm`` for a single replacement action and run it; failures come back as an error result.
+    """Ask ``llm`` for a replacement action and run it; failures come back as an error result.
 
     ``goal`` is what the step was for, in words (the recorded ``next_goal``, the task): the model reads
-    it beside the recorded action.
+    it beside the recorded action. It sees the page as the agent does, a screen at a time: an answer
+    that touches no element (it scrolled to look further) is run and the model is asked again, up to
+    ``LOOKS`` answers in all.
     """
+    rescue = Rescue(ActionResult(action=action.name, error="the llm was not asked"))
+    for _ in range(LOOKS):
+        rescue = await _ask(llm, action, reason, goal, session, controller, sensitive_data)
+        if rescue.result.error or rescue.target is not None or rescue.action is None:
+            return rescue
+    return rescue
+
+
+async def _ask(
+    llm: BaseChatModel,
+    action: ActionCall,
+    reason: str,
+    goal: str,
+    session: BrowserSession,
+    controller: Controller,
+    sensitive_data: Secrets,
+) -> Rescue:
+    """One question to the model about the page as it is now, and its answer run."""
     state = await session.state(redact=sensitive_data.redact if sensitive_data else None)
     page = render(state.snapshot) if state.snapshot is not None else ""
     wanted = f"What the step is for: {goal}\n" if goal else ""

@@ -204,6 +204,8 @@ async def _fallback(
         secrets = as_secrets(opts.sensitive_data)
         rescue = await rescue_step(opts.llm, action, reason, session, controller, secrets, goal)
         result = rescue.result
+        if not result.error and rescue.target is None:  # it only looked around: the step is not done
+            result = result.model_copy(update={"error": "the llm acted on no element"})
         rescued: Status = "failed" if result.error else "handed_to_llm"
         message = f"{reason}; handed to the llm: {_summary(result)}"
         return ReplayedAction(number, action, rescued, message, result=result, rescue=rescue)

@@ -19,6 +19,7 @@ from browser_agent.cli.options import ModelOptions
 from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
 from browser_agent.playback import ReplayReport
+from browser_agent.playback.rescue import LOOKS
 from browser_agent.record import AgentHistory
 from browser_agent.testing import ScriptedChatModel
 from browser_agent.workflow.heal import healed_workflow
@@ -76,15 +77,29 @@ async def test_a_renamed_button_stops_the_plain_run_heal_completes_it_and_the_he
     ]
 
 
-async def test_a_step_the_model_cannot_do_is_not_kept(browser: Browser) -> None:
-    def wrong(messages: list[BaseMessage]) -> dict[str, Any]:
-        brain = {"evaluation_previous_goal": "Unknown", "memory": "-", "next_goal": "click"}
-        return {"current_state": brain, "action": [{"action": "click_element", "index": 9999}]}
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"action": "click_element", "index": 9999},
+        {"action": "go_to_url", "url": "http://evil.example/steal"},  # out of the fence: refused
+        {"action": "scroll", "direction": "down"},  # looks, and looks, and never acts
+    ],
+    ids=["no-such-element", "outside-the-fence", "only-scrolls"],
+)
+async def test_a_step_the_model_cannot_do_or_is_refused_is_not_kept(
+    browser: Browser, answer: dict[str, Any]
+) -> None:
+    def hostile(messages: list[BaseMessage]) -> dict[str, Any]:
+        brain = {"evaluation_previous_goal": "Unknown", "memory": "-", "next_goal": "go"}
+        return {"current_state": brain, "action": [answer]}
 
     workflow = make_workflow(AgentHistory.load(RECORDED_RUN))
+    llm = ScriptedChatModel(policy=hostile)
     with DemoSite(seed=4, renames=BASKET) as site:
-        report = await _run(workflow, browser, site, {}, ScriptedChatModel(policy=wrong))
+        report = await _run(workflow, browser, site, {}, llm)
     assert not report.ok and site.orders == []
+    assert report.actions[-1].status == "failed"
+    assert len(llm.calls) == (LOOKS if answer["action"] == "scroll" else 1)
     assert healed_workflow(workflow, workflow.values({"url": site.url}), report, "x.workflow.json") is None
 
 

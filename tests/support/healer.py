@@ -45,10 +45,13 @@ def healer(renames: Mapping[str, str]) -> ScriptedChatModel:
         recorded = json.loads(text.split("Recorded action: ", 1)[1].split("\n", 1)[0])
         why = text.split("Why it needs you:", 1)[1].split("\n", 1)[0].lower()
         page = text.split("Page:", 1)[1]
+        brain = {"evaluation_previous_goal": "Unknown", "memory": "-", "next_goal": "heal the step"}
         for old, new in renames.items():
             if words(old) in why:
-                recorded["index"] = _index(page, words(new))
-                brain = {"evaluation_previous_goal": "Unknown", "memory": "-", "next_goal": f"use {new}"}
+                try:
+                    recorded["index"] = _index(page, words(new))
+                except LookupError:  # not on this screen: look further down, as a model would
+                    return {"current_state": brain, "action": [{"action": "scroll", "direction": "down"}]}
                 return {"current_state": brain, "action": [recorded]}
         raise LookupError(f"the healer knows no rename for: {why}")
 
