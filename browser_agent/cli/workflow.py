@@ -180,6 +180,12 @@ def _footnotes(workflow: Workflow, console: Console) -> None:
         console.print(f"Kept to: {', '.join(workflow.allowed_domains)}")
     if workflow.recorded_result:
         console.print(f"The recorded run reported: {_plain(workflow.recorded_result)}", highlight=False)
+    if workflow.healed is not None:
+        changed = ", ".join(str(change.step) for change in workflow.healed.changes)
+        console.print(
+            f"Healed from {_plain(workflow.healed.healed_from)}: steps {changed} changed (--diff shows how)",
+            highlight=False,
+        )
 
 
 def _plain(text: str) -> str:
@@ -200,10 +206,15 @@ def _diff(path: Path, workflow: Workflow, old: str) -> int:
             )
         old_path = path.parent / workflow.healed.healed_from  # it is written beside it
     lines = workflow_diff(Workflow.load(old_path), workflow)
-    print(f"{old_path} → {path}: " + (f"{_count(lines)} changed" if lines else "no step changed"))
+    print(_shown(f"{old_path} → {path}: " + (f"{_count(lines)} changed" if lines else "no step changed")))
     for line in lines:
-        print(line)
+        print(_shown(line))
     return 0
+
+
+def _shown(line: str) -> str:
+    """``line`` with what a terminal would obey (escape sequences a page or file put in it) escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
 
 
 def _count(lines: list[str]) -> str:

@@ -133,6 +133,8 @@ async def test_cli_heals_a_workflow_writes_it_beside_and_shows_the_diff(
         assert len(site.orders) == 2, "the healed workflow ran without a model"
 
     capsys.readouterr()
+    assert await main_async(["workflow", "show", str(healed)]) == 0
+    assert "Healed from shop.workflow.json: steps 4 changed (--diff shows how)" in capsys.readouterr().out
     assert await main_async(["workflow", "show", str(healed), "--diff"]) == 0
     shown = capsys.readouterr().out.splitlines()
     assert shown == [

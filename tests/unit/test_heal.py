@@ -86,3 +86,24 @@ def test_the_healed_copy_goes_beside_the_original_never_over_it() -> None:
     assert healed_path("dir/buy.workflow.json") == Path("dir/buy.workflow.healed.json")
     assert healed_path("run.json") == Path("run.healed.json")
     assert healed_path("notes") == Path("notes.healed.json")
+
+
+async def test_diff_of_a_hostile_healed_file_prints_its_escapes_instead_of_obeying_them(
+    workflow: Workflow, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from browser_agent.cli import main_async
+
+    number = _typing_step(workflow, "email")
+    typed = ActionCall(name="input_text", params={"index": 9, "text": "x\x1b]0;pwned\x07", "clear": True})
+    healed = healed_workflow(
+        workflow, workflow.values(), _report(workflow, {number: typed}), "buy.workflow.json"
+    )
+    assert healed is not None
+    data = healed.model_dump(mode="json")
+    data["healed"]["changes"][0]["reason"] = "\x1b[2J\x1b[31mgone"
+    (tmp_path / "buy.workflow.healed.json").write_text(Workflow.model_validate(data).model_dump_json())
+    workflow.save(tmp_path / "buy.workflow.json")
+    assert await main_async(["workflow", "show", str(tmp_path / "buy.workflow.healed.json"), "--diff"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "  why: \\x1b[2J\\x1b[31mgone" in out and "\\x1b]0;pwned\\x07" in out
