@@ -24,6 +24,7 @@ from browser_agent.errors import UserError
 
 if TYPE_CHECKING:
     from browser_agent.playback import ReplayReport
+    from browser_agent.record import AgentHistory
 
 __all__ = ["add_parser"]
 
@@ -46,6 +47,12 @@ def add_parser(subparsers: Any) -> None:
         default=[],
         metavar="OLD=NEW",
         help="replace text in the recorded arguments, also inside them, e.g. a host in a URL (repeatable)",
+    )
+    parser.add_argument(
+        "--heal",
+        action="store_true",
+        help="keep what --model did for a step whose element cannot be found surely: the healed history "
+        "is written beside this one (HISTORY.healed.json, what changed in HISTORY.healed.changes.json)",
     )
     add_model_options(
         parser,
@@ -86,6 +93,8 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
     history = AgentHistory.load(args.history, controller)
     check_login(args)
     models = model_options(args)
+    if args.heal and not models.spec:
+        raise UserError("--heal hands a step to a model: name one with --model PROVIDER:NAME.")
     options = ReplayOptions(
         retries=args.retries,
         on_failure=args.on_failure,
@@ -100,7 +109,20 @@ async def _run(args: argparse.Namespace) -> ReplayReport:
     async with BrowserSession(config) as session:
         report = await replay(history, session, controller, options, reporter.replayed)
     reporter.summary(report, time.perf_counter() - start)
+    if args.heal:
+        _save_healed(args.history, history, report)
     return report
+
+
+def _save_healed(path: Path, history: AgentHistory, report: ReplayReport) -> None:
+    from browser_agent.playback.heal import healed_history, healed_path, save_healed_history
+
+    healed = healed_history(history, report, path.name)
+    if healed is None:
+        print("No step needed healing: nothing written.")
+        return
+    written = save_healed_history(*healed, healed_path(path))
+    print(f"Healed {len(healed[1].changes)} step(s); wrote {written}.")
 
 
 def _main(args: argparse.Namespace) -> int:

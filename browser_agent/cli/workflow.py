@@ -55,6 +55,14 @@ def add_parser(subparsers: Any) -> None:
         actions, "show", help="list a workflow's inputs, with their recorded values, and its steps"
     )
     show.add_argument("workflow", type=Path, help="a *.workflow.json file")
+    show.add_argument(
+        "--diff",
+        nargs="?",
+        const="",
+        metavar="OLD",
+        help="print what changed from OLD to WORKFLOW, step by step (`--diff OLD NEW`; bare `NEW --diff`: "
+        "from the workflow NEW was healed from)",
+    )
     show.set_defaults(func=_show)
     _add_run_parser(actions)
 
@@ -77,6 +85,12 @@ def _add_run_parser(actions: Any) -> None:
     )
     run.add_argument(
         "--retries", type=int, default=3, metavar="N", help="attempts to find an element that comes late"
+    )
+    run.add_argument(
+        "--heal",
+        action="store_true",
+        help="hand a step whose element cannot be found surely to --model and keep what it did: the "
+        "healed workflow is written beside this one (WORKFLOW.healed.json)",
     )
     add_model_options(
         run,
@@ -122,6 +136,8 @@ def _show(args: argparse.Namespace) -> int:
     from browser_agent.workflow import Workflow
 
     workflow = Workflow.load(args.workflow)
+    if args.diff is not None:
+        return _diff(args.workflow, workflow, args.diff)
     console = make_console()
     console.print(f"[bold]Workflow[/] {_plain(str(args.workflow))}", highlight=False)
     if workflow.task:
@@ -164,12 +180,60 @@ def _footnotes(workflow: Workflow, console: Console) -> None:
         console.print(f"Kept to: {', '.join(workflow.allowed_domains)}")
     if workflow.recorded_result:
         console.print(f"The recorded run reported: {_plain(workflow.recorded_result)}", highlight=False)
+    if workflow.healed is not None:
+        changed = ", ".join(str(change.step) for change in workflow.healed.changes)
+        console.print(
+            f"Healed from {_plain(workflow.healed.healed_from)}: steps {changed} changed (--diff shows how)",
+            highlight=False,
+        )
 
 
 def _plain(text: str) -> str:
     from rich.markup import escape
 
     return escape(text)
+
+
+def _diff(path: Path, workflow: Workflow, old: str) -> int:
+    from browser_agent.workflow import Workflow
+    from browser_agent.workflow.diff import workflow_diff
+
+    old_path = Path(old)
+    if not old:  # `--diff` given bare: the workflow this one was healed from
+        if workflow.healed is None:
+            raise UserError(
+                f"{path} was not healed from another workflow: give the one to compare, --diff OLD."
+            )
+        old_path = path.parent / workflow.healed.healed_from  # it is written beside it
+    lines = workflow_diff(Workflow.load(old_path), workflow)
+    print(_shown(f"{old_path} → {path}: " + (f"{_count(lines)} changed" if lines else "no step changed")))
+    for line in lines:
+        print(_shown(line))
+    return 0
+
+
+def _shown(line: str) -> str:
+    """``line`` with what a terminal would obey (escape sequences a page or file put in it) escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+
+
+def _count(lines: list[str]) -> str:
+    steps = sum(1 for line in lines if line.startswith("step "))
+    return f"{steps} step" + ("" if steps == 1 else "s")
+
+
+def _save_healed(path: Path, workflow: Workflow, values: dict[str, str], report: ReplayReport) -> None:
+    from browser_agent.playback.heal import healed_path
+    from browser_agent.workflow.heal import healed_workflow
+
+    healed = healed_workflow(workflow, workflow.values(values), report, path.name)
+    if healed is None:
+        print("No step needed healing: nothing written.")
+        return
+    written = healed.save(healed_path(path))
+    assert healed.healed is not None
+    print(f"Healed {len(healed.healed.changes)} step(s); wrote {written}.")
+    print(f"What changed: browser-agent workflow show {written} --diff")
 
 
 # -- run ---------------------------------------------------------------------------------------------
@@ -192,6 +256,10 @@ async def _replay(args: argparse.Namespace, workflow: Workflow, values: dict[str
     from browser_agent.workflow import run_workflow
 
     mode = args.on_failure or ("llm" if args.model else "stop")
+    if args.heal and not args.model:
+        raise UserError("--heal hands a step to a model: name one with --model PROVIDER:NAME.")
+    if args.heal and mode != "llm":
+        raise UserError(f"--heal hands a step to the model: it does not go with --on-failure {mode}.")
     if mode == "llm" and not args.model:
         raise UserError("--on-failure llm hands a step to a model: name one with --model PROVIDER:NAME.")
     options = ReplayOptions(
@@ -213,6 +281,8 @@ async def _replay(args: argparse.Namespace, workflow: Workflow, values: dict[str
     finally:
         await session.close()
     reporter.summary(report, time.perf_counter() - start)
+    if args.heal:
+        _save_healed(args.workflow, workflow, values, report)
     return report
 
 

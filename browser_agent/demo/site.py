@@ -19,7 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -61,6 +61,12 @@ class _QuietServer(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
+
+
+def _renamed(body: str | None, renames: Mapping[str, str]) -> str | None:
+    for old, new in renames.items():
+        body = body.replace(old, new) if body is not None else None
+    return body
 
 
 def _cart(cookie: str) -> tuple[Product, int] | None:
@@ -161,9 +167,13 @@ class DemoSite:
     """Serve the shop on 127.0.0.1 in a background thread; ``seed`` fixes the layouts.
 
     ``port`` 0 (the default) takes a free one; another port that is taken raises ``OSError`` here.
+    ``renames`` replace texts in every page served (``{"Add to cart": "Add to basket"}``): a shop that
+    renamed things since a run was recorded, for the healing benchmark.
     """
 
-    def __init__(self, seed: int | None = None, *, port: int = 0) -> None:
+    def __init__(
+        self, seed: int | None = None, *, port: int = 0, renames: Mapping[str, str] | None = None
+    ) -> None:
         seeds = itertools.count(seed if seed is not None else int.from_bytes(os.urandom(4)))
         orders = itertools.count(1001)
         lock = threading.Lock()
@@ -183,7 +193,7 @@ class DemoSite:
                 if placed is not None:
                     with lock:
                         site.orders.append(placed)
-                body = _route(pages, parts.path, cart, placed)
+                body = _renamed(_route(pages, parts.path, cart, placed), renames or {})
                 self.send_response(200 if body else 404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.end_headers()

@@ -20,8 +20,8 @@ from browser_agent import artifacts, reid
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.playback.rescue import rescue_step
-from browser_agent.record import ActionCall, AgentHistory
+from browser_agent.playback.rescue import Rescue, rescue_step
+from browser_agent.record import ActionCall, AgentHistory, AgentStep
 from browser_agent.reid import Fingerprint, LocateResult
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
@@ -63,6 +63,8 @@ class ReplayedAction:
     message: str
     score: float | None = None
     result: ActionResult | None = None
+    rescue: Rescue | None = None
+    """What the model did in place of ``action`` (status ``handed_to_llm``): the step a healing keeps."""
 
 
 @dataclass(slots=True)
@@ -114,7 +116,13 @@ async def replay(
                 continue  # it changed nothing when recorded: replaying it would only fail
             recorded = step.interacted[position] if position < len(step.interacted) else None
             item = await _replay_one(
-                step.step, _substitute(action, opts.substitutions), recorded, session, controller, opts
+                step.step,
+                _substitute(action, opts.substitutions),
+                recorded,
+                session,
+                controller,
+                opts,
+                _goal(history, step),
             )
             report.actions.append(item)
             if on_action is not None:
@@ -150,6 +158,7 @@ async def _replay_one(
     session: BrowserSession,
     controller: Controller,
     opts: ReplayOptions,
+    goal: str = "",
 ) -> ReplayedAction:
     if recorded is None or "index" not in action.params:
         result = await _run(controller, session, action, opts)
@@ -157,7 +166,7 @@ async def _replay_one(
         return ReplayedAction(number, action, status, result.error or _summary(result), result=result)
     found = await _locate_with_retries(recorded, session, opts)
     if found.node is None:
-        return await _fallback(number, action, found, session, controller, opts)
+        return await _fallback(number, action, found, session, controller, opts, goal)
     moved = ActionCall(name=action.name, params=action.params | {"index": found.node.index})
     result = await _run(controller, session, moved, opts)
     moved_status: Status = "failed" if result.error else "relocated"
@@ -188,15 +197,18 @@ async def _fallback(
     session: BrowserSession,
     controller: Controller,
     opts: ReplayOptions,
+    goal: str,
 ) -> ReplayedAction:
     reason = f"could not re-locate the element for {action.name}: {found.reason}"
     if opts.llm is not None:
         secrets = as_secrets(opts.sensitive_data)
-        result = await rescue_step(opts.llm, action, reason, session, controller, secrets)
+        rescue = await rescue_step(opts.llm, action, reason, session, controller, secrets, goal)
+        result = rescue.result
+        if not result.error and rescue.target is None:  # it only looked around: the step is not done
+            result = result.model_copy(update={"error": "the llm acted on no element"})
         rescued: Status = "failed" if result.error else "handed_to_llm"
-        return ReplayedAction(
-            number, action, rescued, f"{reason}; handed to the llm: {_summary(result)}", result=result
-        )
+        message = f"{reason}; handed to the llm: {_summary(result)}"
+        return ReplayedAction(number, action, rescued, message, result=result, rescue=rescue)
     status: Status = "skipped" if opts.on_failure == "skip" else "failed"
     return ReplayedAction(number, action, status, reason, score=found.score or None)
 
@@ -267,6 +279,12 @@ def _unmatched(history: AgentHistory, subs: Mapping[str, str]) -> list[str]:
         for old, new in subs.items()
         if not any(old and old in text for text in texts)
     ]
+
+
+def _goal(history: AgentHistory, step: AgentStep) -> str:
+    """What a step was for, in words, for a model that takes it over: the task and the step's goal."""
+    parts = [f"the run's task: {history.task}" if history.task else "", step.next_goal]
+    return "; ".join(part for part in parts if part)
 
 
 def _summary(result: ActionResult) -> str:

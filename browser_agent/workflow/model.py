@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from browser_agent import artifacts
 from browser_agent.errors import UserError
+from browser_agent.playback.heal import HealRecord
 from browser_agent.record.step import RecordedFingerprint
 from browser_agent.user_files import UserFileError, check_version, read_model, validated
 
@@ -105,6 +106,9 @@ class Workflow(BaseModel):
     allowed_domains: tuple[str, ...] | None = None
     recorded_result: str | None = Field(
         default=None, description="What the recorded run reported at its end."
+    )
+    healed: HealRecord | None = Field(
+        default=None, description="For a healed copy: the workflow it was healed from, and what changed."
     )
 
     @model_validator(mode="after")
