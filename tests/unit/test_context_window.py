@@ -41,7 +41,10 @@ class ModelServer(LoopbackServer):
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except ConnectionError:  # the client gave up at its bound: as it should
+                    return
 
         super().__init__(Handler)
 
