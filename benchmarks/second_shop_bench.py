@@ -1,0 +1,221 @@
+"""Workflows and exports on a shop nobody tuned them to: ``tests/support/second_shop.py``, 14 layouts.
+
+Run from the repository root: ``.venv/bin/python -m benchmarks.second_shop_bench`` (``--help``).
+
+On each layout the purchase is recorded once with the scripted model (``tests/support/second_shop_policy``:
+2 x 'Blue Ceramic Mug', Express, to Norway, for Ada Lovelace), made a workflow, and then done again:
+
+* ``run recorded``: ``run_workflow`` with the recorded inputs, on a fresh shop of the same layout;
+* ``run other``: ``run_workflow`` with other inputs (another product, quantity, name, email, country,
+  shipping), one case per layout in turn;
+* ``export recorded`` / ``export other``: the script ``export_workflow`` writes, imported and its
+  ``run(page, ...)`` called with the same values.
+
+A run is judged by the shop's own record: *correct* exactly the one order asked for, *stopped* no order,
+*wrong* any other order. Start-up: the seconds from nothing to the first page, for an exported script
+(a Python process importing Playwright and launching Chromium) and for a replay (``browser-agent``'s own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import runpy
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser
+from playwright.sync_api import sync_playwright
+
+from browser_agent.agent import Agent, AgentSettings
+from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.chromium import chromium_args, find_chromium
+from browser_agent.browser.driver import acquire_driver, release_driver
+from browser_agent.browser.launch import launch_browser
+from browser_agent.playback import ReplayOptions
+from browser_agent.testing import ScriptedChatModel
+from browser_agent.workflow import Workflow, export_workflow, make_workflow, run_workflow
+from tests.support.second_shop import LAYOUTS, SecondShop, ShopOrder
+from tests.support.second_shop_policy import BUYER, SHOP_TASK, ShopPolicy
+
+FENCE = ("http://127.0.0.1:*",)
+OTHERS = (
+    ("Stoneware Bowl", "3", "Grace Hopper", "grace@example.org", "France", "Standard"),
+    ("Glass Carafe", "1", "Alan Turing", "alan@example.org", "Japan", "Overnight"),
+    ("Walnut Serving Tray", "4", "Barbara Liskov", "barbara@example.org", "Canada", "Express"),
+    ("Copper Kettle", "5", "Donald Knuth", "donald@example.org", "United Kingdom", "Overnight"),
+    ("Linen Napkins", "3", "Frances Allen", "frances@example.org", "France", "Standard"),
+    ("Blue Ceramic Mug Set", "1", "Edsger Dijkstra", "edsger@example.org", "Japan", "Express"),
+)
+_KEYS = ("product", "quantity", "full_name", "email", "country", "shipping")
+
+
+@dataclass(frozen=True)
+class Case:
+    layout: str
+    values: dict[str, str]
+
+    def expected(self) -> tuple[Any, ...]:
+        v = self.values
+        return (v["product"], int(v["quantity"]), v["full_name"], v["email"], v["country"], v["shipping"])
+
+
+def recorded_case(layout: str) -> Case:
+    b = BUYER
+    values = (b["product"], b["quantity"], b["name"], b["email"], b["country"], b["shipping"])
+    return Case(layout, dict(zip(_KEYS, values, strict=True)))
+
+
+def other_case(layout: str, n: int) -> Case:
+    return Case(layout, dict(zip(_KEYS, OTHERS[n % len(OTHERS)], strict=True)))
+
+
+def judge(case: Case, orders: list[ShopOrder]) -> str:
+    if not orders:
+        return "stopped"
+    placed = [(o.product, o.quantity, o.name, o.email, o.country, o.shipping) for o in orders]
+    return "correct" if placed == [case.expected()] else "wrong"
+
+
+async def record(layout: str, browser: Browser) -> Workflow:
+    """The purchase recorded on ``layout`` by the scripted model, made a workflow."""
+    with SecondShop(layout) as shop:
+        async with BrowserSession(BrowserConfig(allowed_domains=FENCE), browser=browser) as session:
+            agent = Agent(
+                SHOP_TASK,
+                ScriptedChatModel(policy=ShopPolicy(shop.url)),
+                browser=session,
+                settings=AgentSettings(tool_calling_method="function_calling"),
+            )
+            history = await agent.run(max_steps=20)
+        assert [o.product for o in shop.orders] == ["Blue Ceramic Mug"], (layout, shop.orders)
+    return make_workflow(history)
+
+
+async def run_case(workflow: Workflow, case: Case, browser: Browser) -> tuple[str, str]:
+    with SecondShop(case.layout) as shop:
+        values = _given(workflow, case) | {"url": shop.url}
+        async with BrowserSession(BrowserConfig(allowed_domains=FENCE), browser=browser) as session:
+            report = await run_workflow(workflow, session, values, options=ReplayOptions(retries=1))
+        return judge(case, list(shop.orders)), report.stopped or ""
+
+
+def _given(workflow: Workflow, case: Case) -> dict[str, str]:
+    """The case's values under the names the workflow gave its inputs, matched by the recorded value
+    (an input the workflow did not find keeps the recorded value, and the order will say so)."""
+    recorded = recorded_case(case.layout).values
+    by_default = {item.default: item.name for item in workflow.inputs}
+    return {
+        by_default[recorded[key]]: value for key, value in case.values.items() if recorded[key] in by_default
+    }
+
+
+async def workflows(layouts: tuple[str, ...]) -> tuple[dict[str, Workflow], list[dict[str, Any]]]:
+    playwright = await acquire_driver()
+    browser = await launch_browser(playwright, BrowserConfig(block_external_network=True))
+    made: dict[str, Workflow] = {}
+    rows: list[dict[str, Any]] = []
+    try:
+        for n, layout in enumerate(layouts):
+            made[layout] = workflow = await record(layout, browser)
+            for mode, case in (("run recorded", recorded_case(layout)), ("run other", other_case(layout, n))):
+                start = time.perf_counter()
+                verdict, why = await run_case(workflow, case, browser)
+                rows.append(_row(mode, layout, verdict, why, time.perf_counter() - start))
+    finally:
+        await browser.close()
+        await release_driver(playwright)
+    return made, rows
+
+
+def _row(mode: str, layout: str, verdict: str, why: str, seconds: float) -> dict[str, Any]:
+    return {"mode": mode, "layout": layout, "verdict": verdict, "why": why, "s": seconds}
+
+
+def exports(made: dict[str, Workflow], folder: Path) -> list[dict[str, Any]]:
+    rows = []
+    with sync_playwright() as pw:
+        location = find_chromium(playwright_path=pw.chromium.executable_path)
+        browser = pw.chromium.launch(
+            executable_path=str(location.path) if location.path else None,
+            args=chromium_args(block_external_network=True),
+        )
+        for n, (layout, workflow) in enumerate(made.items()):
+            path = folder / f"flow_{n}.py"
+            path.write_text(export_workflow(workflow).source)
+            run: Callable[..., Any] = runpy.run_path(str(path))["run"]
+            for mode, case in (
+                ("export recorded", recorded_case(layout)),
+                ("export other", other_case(layout, n)),
+            ):
+                rows.append(_export_case(browser, run, workflow, case, mode))
+        browser.close()
+    return rows
+
+
+def _export_case(
+    browser: Any, run: Callable[..., Any], workflow: Workflow, case: Case, mode: str
+) -> dict[str, Any]:
+    takes = set(inspect.signature(run).parameters)
+    with SecondShop(case.layout) as shop:
+        values = {**_given(workflow, case), "base_url": shop.url}
+        context = browser.new_context()
+        page = context.new_page()
+        page.set_default_timeout(8_000)
+        start, error = time.perf_counter(), ""
+        try:
+            run(page, **{k: v for k, v in values.items() if k in takes})
+        except Exception as exc:  # a failed run is a result here, whatever Playwright raised
+            error = str(exc).splitlines()[0][:140]
+        context.close()
+        return _row(mode, case.layout, judge(case, list(shop.orders)), error, time.perf_counter() - start)
+
+
+def report(rows: list[dict[str, Any]]) -> None:
+    modes = ("run recorded", "run other", "export recorded", "export other")
+    print(f"{'mode':<16} {'runs':>5} {'correct':>8} {'stopped':>8} {'wrong':>6} {'median s':>9}")
+    for mode in modes:
+        mine = [r for r in rows if r["mode"] == mode]
+        if not mine:
+            continue
+        counts = Counter(r["verdict"] for r in mine)
+        median = sorted(r["s"] for r in mine)[len(mine) // 2]
+        print(
+            f"{mode:<16} {len(mine):>5} {counts['correct']:>8} {counts['stopped']:>8} "
+            f"{counts['wrong']:>6} {median:>9.2f}"
+        )
+    print("\nper layout (run recorded / run other / export recorded / export other):")
+    for layout in dict.fromkeys(r["layout"] for r in rows):
+        marks = [
+            next((r["verdict"][0] for r in rows if r["layout"] == layout and r["mode"] == m), "-")
+            for m in modes
+        ]
+        print(f"  {layout:<16} {' '.join(marks)}")
+    for r in rows:
+        if r["verdict"] != "correct":
+            print(f"  {r['mode']} on {r['layout']}: {r['verdict']}: {r['why'][:150]}", file=sys.stderr)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--layouts", type=int, default=len(LAYOUTS), help="how many of the layouts")
+    parser.add_argument("--no-export", action="store_true", help="only the workflow runs")
+    args = parser.parse_args()
+    made, rows = asyncio.run(workflows(LAYOUTS[: args.layouts]))
+    if not args.no_export:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows += exports(made, Path(tmp))
+    report(rows)
+    if any(r["verdict"] == "wrong" for r in rows):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Which element another value names, when the recorded one's name held more than the value.
+
+A product card's link is named by the whole card ("blue ceramic mug $14.00 new"): the workflow's input
+is only the product's words, and the rest (a price, a badge) varies from item to item. Swapping the
+words and keeping the rest finds only an item that costs the same; so the rest is learned from the page
+instead: among the elements of the recorded one's kind (tag and role), those that say the new words as
+whole words, with nothing else around them but what varies with the item — texts holding a digit or a
+sign (``$64.00``, ``-20%``), words the recorded name had beside its value, and words that two or more of
+the other elements of that kind show at their start or end (badges: ``new``, ``sale``). So the exact
+name wins over a longer one ("mug" is not "mug set": ``set`` is one item's word, not a badge). More than
+one such element, or none: the recorded fingerprint is kept with the new words, and re-identification
+abstains.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.reid import Fingerprint
+from browser_agent.reid.labels import norm
+
+__all__ = ["ItemChoice", "rest_of", "words_of"]
+
+_WORD = re.compile(r"\S+")
+
+
+def words_of(text: str) -> list[str]:
+    return _WORD.findall(norm(text))
+
+
+def rest_of(name: str, value: str) -> list[str] | None:
+    """The words of ``name`` beside ``value`` (whole words), or None when ``value`` is not in it."""
+    words, wanted = words_of(name), words_of(value)
+    for at in range(len(words) - len(wanted) + 1):
+        if wanted and words[at : at + len(wanted)] == wanted:
+            return words[:at] + words[at + len(wanted) :]
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ItemChoice:
+    """A step whose element another value names: the recorded name, and the value it had and has now."""
+
+    recorded_name: str
+    old: str
+    new: str
+
+    def pick(self, target: Fingerprint, snapshot: DomSnapshot) -> Fingerprint:
+        """``target`` named as the one element of its kind on the page that says ``new`` and only what
+        varies with the item; ``target`` unchanged when there is not exactly one."""
+        kind = [
+            node
+            for node in snapshot.items
+            if isinstance(node, ElementNode) and node.tag.lower() == target.tag and node.role == target.role
+        ]
+        names = [norm(node.name or node.text) for node in kind]
+        varying = _varying(names, rest_of(self.recorded_name, self.old) or [])
+        fits = [(name, rest) for name in names if (rest := rest_of(name, self.new)) is not None]
+        fits = [(name, rest) for name, rest in fits if all(_varies(word, varying) for word in rest)]
+        chosen = set(name for name, _ in fits)
+        if len(chosen) != 1:
+            return target
+        name = chosen.pop()
+        return replace(target, name=name, text=name if target.text else "")
+
+
+def _varying(names: Iterable[str], recorded_rest: list[str]) -> frozenset[str]:
+    """Words that vary with the item: those beside the recorded value, and those two names or more show
+    at their start or end, where a card puts its badge (an item's own words sit inside its name)."""
+    edges = [words_of(name) for name in names]
+    seen = Counter(word for words in edges if words for word in {words[0], words[-1]})
+    return frozenset(recorded_rest) | frozenset(word for word, count in seen.items() if count >= 2)
+
+
+def _varies(word: str, varying: frozenset[str]) -> bool:
+    return word in varying or any(not char.isalpha() for char in word)
