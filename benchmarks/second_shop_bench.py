@@ -21,7 +21,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
+import os
 import runpy
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,7 +44,7 @@ from browser_agent.browser.launch import launch_browser
 from browser_agent.playback import ReplayOptions
 from browser_agent.testing import ScriptedChatModel
 from browser_agent.workflow import Workflow, export_workflow, make_workflow, run_workflow
-from tests.support.second_shop import LAYOUTS, SecondShop, ShopOrder
+from tests.support.second_shop import LAYOUTS, SecondShop, ShopOrder, sold
 from tests.support.second_shop_policy import BUYER, SHOP_TASK, ShopPolicy
 
 FENCE = ("http://127.0.0.1:*",)
@@ -78,6 +80,10 @@ def other_case(layout: str, n: int) -> Case:
 
 
 def judge(case: Case, orders: list[ShopOrder]) -> str:
+    """An item the layout does not sell (the look-alike, shown only beside the mug) is done right by
+    stopping: ``correct`` without an order, ``wrong`` with one."""
+    if case.values["product"] not in sold(case.layout):
+        return "wrong" if orders else "correct"
     if not orders:
         return "stopped"
     placed = [(o.product, o.quantity, o.name, o.email, o.country, o.shipping) for o in orders]
@@ -117,7 +123,9 @@ def _given(workflow: Workflow, case: Case) -> dict[str, str]:
     }
 
 
-async def workflows(layouts: tuple[str, ...]) -> tuple[dict[str, Workflow], list[dict[str, Any]]]:
+async def workflows(
+    layouts: tuple[str, ...], others: int
+) -> tuple[dict[str, Workflow], list[dict[str, Any]]]:
     playwright = await acquire_driver()
     browser = await launch_browser(playwright, BrowserConfig(block_external_network=True))
     made: dict[str, Workflow] = {}
@@ -125,7 +133,7 @@ async def workflows(layouts: tuple[str, ...]) -> tuple[dict[str, Workflow], list
     try:
         for n, layout in enumerate(layouts):
             made[layout] = workflow = await record(layout, browser)
-            for mode, case in (("run recorded", recorded_case(layout)), ("run other", other_case(layout, n))):
+            for mode, case in _cases(layout, n, others):
                 start = time.perf_counter()
                 verdict, why = await run_case(workflow, case, browser)
                 rows.append(_row(mode, layout, verdict, why, time.perf_counter() - start))
@@ -135,11 +143,19 @@ async def workflows(layouts: tuple[str, ...]) -> tuple[dict[str, Workflow], list
     return made, rows
 
 
+def _cases(layout: str, n: int, others: int) -> list[tuple[str, Case]]:
+    """The recorded inputs, then ``others`` cases of other inputs (the next ones in turn per layout)."""
+    return [
+        ("run recorded", recorded_case(layout)),
+        *(("run other", other_case(layout, n + k)) for k in range(others)),
+    ]
+
+
 def _row(mode: str, layout: str, verdict: str, why: str, seconds: float) -> dict[str, Any]:
     return {"mode": mode, "layout": layout, "verdict": verdict, "why": why, "s": seconds}
 
 
-def exports(made: dict[str, Workflow], folder: Path) -> list[dict[str, Any]]:
+def exports(made: dict[str, Workflow], folder: Path, others: int) -> list[dict[str, Any]]:
     rows = []
     with sync_playwright() as pw:
         location = find_chromium(playwright_path=pw.chromium.executable_path)
@@ -151,13 +167,65 @@ def exports(made: dict[str, Workflow], folder: Path) -> list[dict[str, Any]]:
             path = folder / f"flow_{n}.py"
             path.write_text(export_workflow(workflow).source)
             run: Callable[..., Any] = runpy.run_path(str(path))["run"]
-            for mode, case in (
-                ("export recorded", recorded_case(layout)),
-                ("export other", other_case(layout, n)),
-            ):
-                rows.append(_export_case(browser, run, workflow, case, mode))
+            for mode, case in _cases(layout, n, others):
+                rows.append(_export_case(browser, run, workflow, case, mode.replace("run", "export")))
+            rows.append(_own_test(browser, export_workflow(workflow, pytest=True).source, layout, folder))
         browser.close()
     return rows
+
+
+def _own_test(browser: Any, source: str, layout: str, folder: Path) -> dict[str, Any]:
+    """The pytest form's own test, on a fresh shop of the layout it was recorded on: *correct* when its
+    assertions pass (and the shop has the order), *wrong* when they fail, *stopped* when a step does."""
+    path = folder / "test_flow.py"
+    path.write_text(source)
+    with SecondShop(layout) as shop:
+        os.environ["BA_BASE_URL"] = shop.url  # read when the module is loaded, as pytest would
+        try:
+            test = runpy.run_path(str(path))["test_recorded_run"]
+        finally:
+            del os.environ["BA_BASE_URL"]
+        context = browser.new_context()
+        page = context.new_page()
+        page.set_default_timeout(8_000)
+        start, verdict, why = time.perf_counter(), "correct", ""
+        try:
+            test(page)
+        except AssertionError as exc:
+            verdict, why = "wrong", f"its assertion failed: {str(exc)[:120]}"
+        except Exception as exc:  # a step that did not go through is a stop, whatever Playwright raised
+            verdict, why = "stopped", str(exc).splitlines()[0][:140]
+        context.close()
+        if verdict == "correct" and len(shop.orders) != 1:
+            verdict, why = "wrong", f"its assertions passed but the shop has {len(shop.orders)} orders"
+        return _row("pytest form", layout, verdict, why, time.perf_counter() - start)
+
+
+def startup(made: dict[str, Workflow], folder: Path, times: int = 3) -> dict[str, float]:
+    """Median seconds of a whole process, on the canonical layout: the exported script (``python``)
+    and ``browser-agent workflow run`` (a replay), each from start to exit."""
+    workflow = made.get("canonical") or next(iter(made.values()))
+    script, flow = folder / "startup.py", folder / "startup.workflow.json"
+    script.write_text(export_workflow(workflow).source)
+    workflow.save(flow)
+    seconds: dict[str, list[float]] = {"exported script": [], "workflow run": []}
+    for _ in range(times):
+        with SecondShop("canonical") as shop:
+            env = {**os.environ, "BA_BASE_URL": shop.url}
+            seconds["exported script"].append(_timed([sys.executable, str(script)], env))
+        with SecondShop("canonical") as shop:
+            cli = ["-c", "import sys; from browser_agent.cli import main; sys.exit(main(sys.argv[1:]))"]
+            command = [*cli, "workflow", "run", str(flow), "--input", f"url={shop.url}"]
+            seconds["workflow run"].append(_timed([sys.executable, *command], dict(os.environ)))
+    return {kind: sorted(values)[len(values) // 2] for kind, values in seconds.items()}
+
+
+def _timed(command: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{command[1:3]} failed: {(done.stderr or done.stdout)[-400:]}")
+    return time.perf_counter() - start
 
 
 def _export_case(
@@ -179,7 +247,7 @@ def _export_case(
 
 
 def report(rows: list[dict[str, Any]]) -> None:
-    modes = ("run recorded", "run other", "export recorded", "export other")
+    modes = ("run recorded", "run other", "export recorded", "export other", "pytest form")
     print(f"{'mode':<16} {'runs':>5} {'correct':>8} {'stopped':>8} {'wrong':>6} {'median s':>9}")
     for mode in modes:
         mine = [r for r in rows if r["mode"] == mode]
@@ -191,7 +259,7 @@ def report(rows: list[dict[str, Any]]) -> None:
             f"{mode:<16} {len(mine):>5} {counts['correct']:>8} {counts['stopped']:>8} "
             f"{counts['wrong']:>6} {median:>9.2f}"
         )
-    print("\nper layout (run recorded / run other / export recorded / export other):")
+    print("\nper layout (run recorded / run other / export recorded / export other / pytest form):")
     for layout in dict.fromkeys(r["layout"] for r in rows):
         marks = [
             next((r["verdict"][0] for r in rows if r["layout"] == layout and r["mode"] == m), "-")
@@ -206,13 +274,19 @@ def report(rows: list[dict[str, Any]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--layouts", type=int, default=len(LAYOUTS), help="how many of the layouts")
+    parser.add_argument("--others", type=int, default=len(OTHERS), help="cases of other inputs per layout")
     parser.add_argument("--no-export", action="store_true", help="only the workflow runs")
     args = parser.parse_args()
-    made, rows = asyncio.run(workflows(LAYOUTS[: args.layouts]))
+    made, rows = asyncio.run(workflows(LAYOUTS[: args.layouts], args.others))
     if not args.no_export:
         with tempfile.TemporaryDirectory() as tmp:
-            rows += exports(made, Path(tmp))
+            rows += exports(made, Path(tmp), args.others)
+            took = startup(made, Path(tmp))
     report(rows)
+    if not args.no_export:
+        print("\nwhole process, start to exit, canonical layout (median of 3):")
+        for kind, seconds in took.items():
+            print(f"  {kind:<16} {seconds:6.2f} s")
     if any(r["verdict"] == "wrong" for r in rows):
         sys.exit(1)
 

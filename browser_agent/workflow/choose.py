@@ -6,7 +6,8 @@ words and keeping the rest finds only an item that costs the same; so the rest i
 instead: among the elements of the recorded one's kind (tag and role), those that say the new words as
 whole words, with nothing else around them but what varies with the item — texts holding a digit or a
 sign (``$64.00``, ``-20%``), words the recorded name had beside its value, and words that two or more of
-the other elements of that kind show at their start or end (badges: ``new``, ``sale``). So the exact
+the other elements of that kind show at their start or end (badges: ``new``, ``sale``); and when the
+recorded name went on with a price after the value, whatever follows a price. So the exact
 name wins over a longer one ("mug" is not "mug set": ``set`` is one item's word, not a badge). More than
 one such element, or none: the recorded fingerprint is kept with the new words, and re-identification
 abstains.
@@ -32,13 +33,19 @@ def words_of(text: str) -> list[str]:
     return _WORD.findall(norm(text))
 
 
-def rest_of(name: str, value: str) -> list[str] | None:
-    """The words of ``name`` beside ``value`` (whole words), or None when ``value`` is not in it."""
+def split_at(name: str, value: str) -> tuple[list[str], list[str]] | None:
+    """The words of ``name`` before and after ``value`` (whole words), or None when it is not in it."""
     words, wanted = words_of(name), words_of(value)
     for at in range(len(words) - len(wanted) + 1):
         if wanted and words[at : at + len(wanted)] == wanted:
-            return words[:at] + words[at + len(wanted) :]
+            return words[:at], words[at + len(wanted) :]
     return None
+
+
+def rest_of(name: str, value: str) -> list[str] | None:
+    """The words of ``name`` beside ``value`` (whole words), or None when ``value`` is not in it."""
+    split = split_at(name, value)
+    return None if split is None else split[0] + split[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +66,9 @@ class ItemChoice:
         ]
         names = [norm(node.name or node.text) for node in kind]
         varying = _varying(names, rest_of(self.recorded_name, self.old) or [])
-        fits = [(name, rest) for name in names if (rest := rest_of(name, self.new)) is not None]
-        fits = [(name, rest) for name, rest in fits if all(_varies(word, varying) for word in rest)]
-        chosen = set(name for name, _ in fits)
+        recorded = split_at(self.recorded_name, self.old)
+        priced = recorded is not None and _priced(recorded[1])
+        chosen = {name for name in names if _fits(name, self.new, varying, priced=priced)}
         if len(chosen) != 1:
             return target
         name = chosen.pop()
@@ -78,3 +85,20 @@ def _varying(names: Iterable[str], recorded_rest: list[str]) -> frozenset[str]:
 
 def _varies(word: str, varying: frozenset[str]) -> bool:
     return word in varying or any(not char.isalpha() for char in word)
+
+
+def _priced(after: list[str]) -> bool:
+    """Whether the words after an item's name begin with a price (a token that is no plain word)."""
+    return bool(after) and not after[0][0].isalpha()
+
+
+def _fits(name: str, value: str, varying: frozenset[str], *, priced: bool) -> bool:
+    """Whether ``name`` says ``value`` with only what varies with the item around it. When the recorded
+    name went on with a price after the value, whatever follows the price is the card's (a badge)."""
+    split = split_at(name, value)
+    if split is None:
+        return False
+    before, after = split
+    if priced and _priced(after):
+        after = []
+    return all(_varies(word, varying) for word in before + after)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from browser_agent.controller import ActionResult
 from browser_agent.export.steps import shown_name
 from browser_agent.record import ActionCall, AgentHistory, AgentStep
 from browser_agent.reid import Fingerprint
@@ -84,11 +85,14 @@ def make_workflow(history: AgentHistory) -> Workflow:
     steps: list[WorkflowStep] = []
     secrets: set[str] = set()
     opener: Fingerprint | None = None  # the control clicked just before, which may have opened a list
-    for recorded, action, target, said in _kept_actions(history):
+    for recorded, action, target, result in _kept_actions(history):
         if action.name == _DONE:
             continue  # what the run reported is kept as recorded_result; a replay has nothing to do
         secrets.update(_secret_names(action.params))
         step = _step(recorded, action, target, found)
+        said = (result.extracted_content or "") if result is not None else ""
+        if result is not None and result.new_tab is not None:
+            step = step.model_copy(update={"opened_tab": True})
         if step.target_input is None and not step.inputs and target is not None:
             step = _choice_step(step, target, opener, said, found)
         steps.append(step)
@@ -105,16 +109,16 @@ def make_workflow(history: AgentHistory) -> Workflow:
 
 def _kept_actions(
     history: AgentHistory,
-) -> Iterator[tuple[AgentStep, ActionCall, Fingerprint | None, str]]:
+) -> Iterator[tuple[AgentStep, ActionCall, Fingerprint | None, ActionResult | None]]:
     """Every action that did something when recorded (as replay chooses them), with its element and
-    what its result said."""
+    its result."""
     for step in history.steps:
         for position, action in enumerate(step.actions):
             result = step.results[position] if position < len(step.results) else None
             if result is not None and (result.skipped or result.error):
                 continue
             target = step.interacted[position] if position < len(step.interacted) else None
-            yield step, action, target, (result.extracted_content or "") if result is not None else ""
+            yield step, action, target, result
 
 
 def _choice_step(

@@ -75,6 +75,10 @@ class WorkflowStep(BaseModel):
     )
     url: str = ""
     title: str = ""
+    opened_tab: bool = Field(
+        default=False,
+        description="The action opened a new tab, where the run went on (an export waits for it).",
+    )
 
     @model_validator(mode="after")
     def _inputs_fit(self) -> WorkflowStep:

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-__all__ = ["COUNTRIES", "ITEMS", "LAYOUTS", "Item", "SecondShop", "ShopOrder"]
+__all__ = ["COUNTRIES", "ITEMS", "LAYOUTS", "Item", "SecondShop", "ShopOrder", "sold"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +154,11 @@ def _dropdown(look: _Look, field: str, label: str, options: Sequence[str], first
         f'<div class="dd-list" id="{field}-list"{role} hidden>{opts}</div>'
         f'<input type="hidden" name="{field}" id="{field}" value="{html.escape(first)}"></div>'
     )
+
+
+def sold(layout: str) -> frozenset[str]:
+    """The names of the items the layout's catalog shows."""
+    return frozenset(item.name for item in _Look(layout).items())
 
 
 class _Pages:
