@@ -171,7 +171,9 @@ def _named_call(fingerprint: Fingerprint, variable: str, value: str) -> str | No
     if fingerprint.tag in _FIELDS and fingerprint.name:
         return f".get_by_label({pattern})"
     if fingerprint.tag not in _FIELDS and (fingerprint.text or fingerprint.name):
-        return f".get_by_text({pattern})"
+        # a plain option of a list a button opened: the visible one, not a text of the same words that
+        # the page holds hidden or elsewhere (still strict: two visible ones stop the script)
+        return f'.get_by_text({pattern}).locator("visible=true")'
     return None
 
 

@@ -5,14 +5,20 @@ look-alike; and a refused connection is a failed step, not an opened page."""
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser
 
 from browser_agent import BrowserConfig, BrowserSession, ReplayOptions, Workflow, make_workflow, run_workflow
+from browser_agent.browser.chromium import find_chromium
 from browser_agent.agent import Agent, AgentSettings
 from browser_agent.testing import ScriptedChatModel
+from browser_agent.workflow import export_workflow
 from tests.support.second_shop import SecondShop, ShopOrder
 from tests.support.second_shop_policy import SHOP_TASK, ShopPolicy
 
@@ -90,3 +96,51 @@ async def test_a_refused_connection_under_the_fence_is_a_failed_step(browser: Br
     assert not report.ok
     assert report.stopped is not None and "refused the connection" in report.stopped, report.stopped
     assert not report.actions[0].message.startswith("Opened")
+
+
+def _pytest(test_file: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    chromium = find_chromium()
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+        env={
+            **os.environ,
+            "BA_CHROMIUM": str(chromium.path) if chromium.path else "",
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=test_file.parent,
+        check=False,
+    )
+
+
+@pytest.mark.timeout(300)
+async def test_the_exported_test_passes_where_the_task_was_done_and_follows_the_tab_it_opened(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The pytest form of the workflow: it waits for the checkout's tab and goes on there, and checks
+    what that page shows (the order number by its shape, the item and country given), not the agent's
+    shortened sentence; with other inputs it buys them and its checks follow."""
+    workflow = await _recorded(browser, "all-at-once")
+    source = export_workflow(workflow, pytest=True).source
+    assert (
+        "with page.context.expect_page() as new_tab:" in source
+        and "receipt sent" not in source.split("def run(", 1)[1]
+    )
+    test_file = tmp_path / "test_harbor.py"
+    test_file.write_text(source)
+    for layout, env in (
+        ("all-at-once", {}),
+        ("aria-options", {"BA_ITEM": "Glass Carafe", "BA_COUNTRY": "Canada", "BA_QUANTITY": "3"}),
+    ):
+        with SecondShop(layout) as shop:
+            done = _pytest(test_file, {"BA_BASE_URL": shop.url, **env})
+            assert done.returncode == 0, done.stdout[-3000:]
+            [order] = shop.orders
+            assert (order.product, order.country, order.quantity) == (
+                env.get("BA_ITEM", "Blue Ceramic Mug"),
+                env.get("BA_COUNTRY", "Norway"),
+                int(env.get("BA_QUANTITY", "2")),
+            )
