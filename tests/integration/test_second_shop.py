@@ -15,8 +15,8 @@ import pytest
 from playwright.async_api import Browser
 
 from browser_agent import BrowserConfig, BrowserSession, ReplayOptions, Workflow, make_workflow, run_workflow
-from browser_agent.browser.chromium import find_chromium
 from browser_agent.agent import Agent, AgentSettings
+from browser_agent.browser.chromium import find_chromium
 from browser_agent.testing import ScriptedChatModel
 from browser_agent.workflow import export_workflow
 from tests.support.second_shop import SecondShop, ShopOrder
