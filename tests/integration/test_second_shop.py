@@ -17,10 +17,11 @@ from playwright.async_api import Browser
 from browser_agent import BrowserConfig, BrowserSession, ReplayOptions, Workflow, make_workflow, run_workflow
 from browser_agent.agent import Agent, AgentSettings
 from browser_agent.browser.chromium import find_chromium
+from browser_agent.export import export_history
 from browser_agent.testing import ScriptedChatModel
 from browser_agent.workflow import export_workflow
 from tests.support.second_shop import SecondShop, ShopOrder
-from tests.support.second_shop_policy import SHOP_TASK, ShopPolicy
+from tests.support.second_shop_policy import LOOKUP_TASK, SHOP_TASK, ShopPolicy, lookup_policy
 
 FENCE = ("http://127.0.0.1:*",)
 
@@ -144,3 +145,39 @@ async def test_the_exported_test_passes_where_the_task_was_done_and_follows_the_
                 env.get("BA_COUNTRY", "Norway"),
                 int(env.get("BA_QUANTITY", "2")),
             )
+
+
+@pytest.mark.timeout(300)
+async def test_a_lookup_script_returns_the_value_it_read_and_its_test_checks_the_recorded_one(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with SecondShop("canonical") as shop:
+        async with BrowserSession(BrowserConfig(allowed_domains=FENCE), browser=browser) as session:
+            llm = ScriptedChatModel(policy=lookup_policy(shop.url))
+            settings = AgentSettings(tool_calling_method="function_calling")
+            history = await Agent(LOOKUP_TASK, llm, browser=session, settings=settings).run(max_steps=6)
+    assert history.final_result() == "The Glass Carafe costs $22.00."
+    script, test = tmp_path / "lookup.py", tmp_path / "test_lookup.py"
+    script.write_text(export_history(history).source)
+    test.write_text(export_history(history, pytest=True).source)
+    for layout, expect in (("shuffled", {}), ("wrapped", {"BA_EXPECT_COSTS": r"\$1\d\.\d\d"})):
+        with SecondShop(layout) as shop:
+            printed = subprocess.run(
+                [sys.executable, str(script)],
+                env={**os.environ, **_env(shop.url)},
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            assert printed.returncode == 0, printed.stderr[-2000:]
+            assert "'costs': '$22.00'" in printed.stdout  # what it read, printed
+            checked = _pytest(test, {"BA_BASE_URL": shop.url, **expect})
+        # the recorded price by default; a pattern the user gives instead, which $22.00 does not match
+        assert checked.returncode == (1 if expect else 0), checked.stdout[-2000:]
+    assert "EXPECT_COSTS" in checked.stdout
+
+
+def _env(base_url: str) -> dict[str, str]:
+    chromium = find_chromium()
+    return {"BA_BASE_URL": base_url, "BA_CHROMIUM": str(chromium.path) if chromium.path else ""}

@@ -12,7 +12,7 @@ from langchain_core.messages import BaseMessage
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.testing import find_index
 
-__all__ = ["BUYER", "SHOP_TASK", "ShopPolicy"]
+__all__ = ["BUYER", "LOOKUP_TASK", "SHOP_TASK", "ShopPolicy", "lookup_policy"]
 
 BUYER = {
     "product": "Blue Ceramic Mug",
@@ -26,6 +26,7 @@ SHOP_TASK = (
     "In Harbor Goods, buy 2 'Blue Ceramic Mug' shipped Express to Norway for Ada Lovelace "
     "(ada@example.com), then report the order."
 )
+LOOKUP_TASK = "In Harbor Goods, find the price of the 'Glass Carafe'."
 _LINE = re.compile(r"\[(\d+)\]<(\w+)[^>]*>([^<\n]*)")
 
 
@@ -98,3 +99,21 @@ class ShopPolicy:
 
 def _click(index: int) -> dict[str, Any]:
     return {"action": "click_element", "index": index}
+
+
+def lookup_policy(site_url: str) -> Any:
+    """A policy for ``LOOKUP_TASK``: open the card, report the price in its own words."""
+
+    def policy(messages: Sequence[BaseMessage]) -> dict[str, Any]:
+        state = str(messages[-1].content)
+        page = page_of_state(state)
+        price = re.search(r"Price: (\$[\d.]+)", page)
+        if "Current URL: about:blank" in state:
+            action: dict[str, Any] = {"action": "go_to_url", "url": site_url}
+        elif price:
+            action = {"action": "done", "text": f"The Glass Carafe costs {price.group(1)}.", "success": True}
+        else:
+            action = _click(_exact(page, "a", "Glass Carafe"))
+        return {"current_state": _brain(action["action"]), "action": [action]}
+
+    return policy
