@@ -7,13 +7,18 @@ On each layout the purchase is recorded once with the scripted model (``tests/su
 
 * ``run recorded``: ``run_workflow`` with the recorded inputs, on a fresh shop of the same layout;
 * ``run other``: ``run_workflow`` with other inputs (another product, quantity, name, email, country,
-  shipping), one case per layout in turn;
-* ``export recorded`` / ``export other``: the script ``export_workflow`` writes, imported and its
-  ``run(page, ...)`` called with the same values.
+  shipping), six cases per layout by default (``--others``);
+* ``run absent``: those of the cases whose product the layout does not sell (the look-alike "Blue
+  Ceramic Mug Set" is shown only in the layouts that put it beside the mug): correct is no order;
+* ``export recorded`` / ``export other`` / ``export absent``: the script ``export_workflow`` writes,
+  imported and its ``run(page, ...)`` called with the same values;
+* ``pytest form``: the test the ``--pytest`` export writes, on a fresh shop of the layout it was
+  recorded on: correct when its own assertions pass and the shop has the order.
 
 A run is judged by the shop's own record: *correct* exactly the one order asked for, *stopped* no order,
-*wrong* any other order. Start-up: the seconds from nothing to the first page, for an exported script
-(a Python process importing Playwright and launching Chromium) and for a replay (``browser-agent``'s own).
+*wrong* any other order. Then start-up and all: a whole process, start to exit, on the canonical layout,
+for the exported script (``python script.py``: Playwright and Chromium) and for ``browser-agent workflow
+run`` (the replay: the package, Chromium, a page capture and re-identification at each step).
 """
 
 from __future__ import annotations
@@ -145,9 +150,10 @@ async def workflows(
 
 def _cases(layout: str, n: int, others: int) -> list[tuple[str, Case]]:
     """The recorded inputs, then ``others`` cases of other inputs (the next ones in turn per layout)."""
+    made = [other_case(layout, n + k) for k in range(others)]
     return [
         ("run recorded", recorded_case(layout)),
-        *(("run other", other_case(layout, n + k)) for k in range(others)),
+        *(("run other" if c.values["product"] in sold(layout) else "run absent", c) for c in made),
     ]
 
 
@@ -211,7 +217,8 @@ def startup(made: dict[str, Workflow], folder: Path, times: int = 3) -> dict[str
     seconds: dict[str, list[float]] = {"exported script": [], "workflow run": []}
     for _ in range(times):
         with SecondShop("canonical") as shop:
-            env = {**os.environ, "BA_BASE_URL": shop.url}
+            chromium = find_chromium().path
+            env = {**os.environ, "BA_BASE_URL": shop.url, "BA_CHROMIUM": str(chromium) if chromium else ""}
             seconds["exported script"].append(_timed([sys.executable, str(script)], env))
         with SecondShop("canonical") as shop:
             cli = ["-c", "import sys; from browser_agent.cli import main; sys.exit(main(sys.argv[1:]))"]
@@ -246,10 +253,13 @@ def _export_case(
         return _row(mode, case.layout, judge(case, list(shop.orders)), error, time.perf_counter() - start)
 
 
+MODES = ("run recorded", "run other", "run absent", "export recorded", "export other", "export absent")
+
+
 def report(rows: list[dict[str, Any]]) -> None:
-    modes = ("run recorded", "run other", "export recorded", "export other", "pytest form")
+    """The figures per mode, then per layout, then why each run that was not correct was not."""
     print(f"{'mode':<16} {'runs':>5} {'correct':>8} {'stopped':>8} {'wrong':>6} {'median s':>9}")
-    for mode in modes:
+    for mode in (*MODES, "pytest form"):
         mine = [r for r in rows if r["mode"] == mode]
         if not mine:
             continue
@@ -259,13 +269,13 @@ def report(rows: list[dict[str, Any]]) -> None:
             f"{mode:<16} {len(mine):>5} {counts['correct']:>8} {counts['stopped']:>8} "
             f"{counts['wrong']:>6} {median:>9.2f}"
         )
-    print("\nper layout (run recorded / run other / export recorded / export other / pytest form):")
+    print("\nper layout, correct/runs: run (recorded, other, absent), export (the same), pytest form")
     for layout in dict.fromkeys(r["layout"] for r in rows):
-        marks = [
-            next((r["verdict"][0] for r in rows if r["layout"] == layout and r["mode"] == m), "-")
-            for m in modes
-        ]
-        print(f"  {layout:<16} {' '.join(marks)}")
+        cells = []
+        for mode in (*MODES, "pytest form"):
+            mine = [r for r in rows if r["layout"] == layout and r["mode"] == mode]
+            cells.append(f"{sum(r['verdict'] == 'correct' for r in mine)}/{len(mine)}" if mine else "-")
+        print(f"  {layout:<16} " + " ".join(f"{cell:>5}" for cell in cells))
     for r in rows:
         if r["verdict"] != "correct":
             print(f"  {r['mode']} on {r['layout']}: {r['verdict']}: {r['why'][:150]}", file=sys.stderr)
@@ -278,15 +288,14 @@ def main() -> None:
     parser.add_argument("--no-export", action="store_true", help="only the workflow runs")
     args = parser.parse_args()
     made, rows = asyncio.run(workflows(LAYOUTS[: args.layouts], args.others))
-    if not args.no_export:
-        with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp:
+        if not args.no_export:
             rows += exports(made, Path(tmp), args.others)
-            took = startup(made, Path(tmp))
-    report(rows)
-    if not args.no_export:
-        print("\nwhole process, start to exit, canonical layout (median of 3):")
-        for kind, seconds in took.items():
-            print(f"  {kind:<16} {seconds:6.2f} s")
+        report(rows)
+        if not args.no_export:
+            print("\nwhole process, start to exit, canonical layout (median of 3):", flush=True)
+            for kind, seconds in startup(made, Path(tmp)).items():
+                print(f"  {kind:<16} {seconds:6.2f} s")
     if any(r["verdict"] == "wrong" for r in rows):
         sys.exit(1)
 

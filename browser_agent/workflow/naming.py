@@ -88,13 +88,20 @@ def choice_control(target: Fingerprint, opener: Fingerprint | None) -> str | Non
     """The words naming the control ``target`` is one option of, or None when it is no option.
 
     An option is a radio or checkbox (its group's form name), an ARIA option, or a plain item clicked
-    right after a button or combobox opened its list (``Quantity: 1`` names the control ``Quantity``).
+    right after a combobox, or a button showing its current choice, opened its list (``Quantity: 1``
+    names the control ``Quantity``).
     """
     kind = (target.attribute("type") or "").lower()
     if target.tag == "input" and kind in ("radio", "checkbox"):
         return target.attribute("name") or kind
     role = (target.role or "").split()[0] if target.role else ""
-    opened = opener is not None and (opener.role or opener.tag) in _OPENERS and bool(opener.name)
+    # a button that shows its current choice ("Quantity: 1"), or a combobox: not any button (a "Load
+    # more" followed by a click on a card is no choice)
+    opened = (
+        opener is not None
+        and bool(opener.name)
+        and (opener.role == "combobox" or ((opener.role or opener.tag) in _OPENERS and ":" in opener.name))
+    )
     if role in _CHOICE_ROLES or (opened and target.tag in _PLAIN_TAGS and not role):
         if opener is not None and opened:
             return opener.name.split(":")[0].strip() or None
