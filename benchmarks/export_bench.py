@@ -102,10 +102,11 @@ def _act(target: Any, step: ExportStep) -> None:
 
 
 def xpath_script(steps: list[ExportStep], paths: dict[int, str]) -> str:
-    index = {id(step): at for at, step in enumerate(steps)}
+    # by the recorded element: the writer gets each step checked, a copy, but with the same fingerprint
+    index = {id(step.fingerprint): at for at, step in enumerate(steps) if step.fingerprint is not None}
 
     def by_xpath(step: ExportStep) -> LocatorCode:
-        return LocatorCode(("page", f".locator({py_string('xpath=' + paths[index[id(step)]])})"))
+        return LocatorCode(("page", f".locator({py_string('xpath=' + paths[index[id(step.fingerprint)]])})"))
 
     return render_script(steps, locate=by_xpath).source
 

@@ -31,7 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-__all__ = ["FenceProxy", "ProxyRequest"]
+__all__ = ["UNREACHABLE_HEADER", "FenceProxy", "ProxyRequest"]
+
+# On the proxy's own "cannot reach the server" reply: the connection was refused or timed out, as a browser
+# without the fence would have said with an error instead of a page.
+UNREACHABLE_HEADER = "X-Browser-Agent-Unreachable"
 
 logger = logging.getLogger("browser_agent")
 
@@ -178,7 +182,7 @@ class FenceProxy:
         try:
             return await asyncio.wait_for(asyncio.open_connection(host.strip("[]"), port), _CONNECT_TIMEOUT_S)
         except (OSError, TimeoutError):
-            await _reply(writer, "502 Bad Gateway", b"cannot reach the server")
+            await _reply(writer, "502 Bad Gateway", b"cannot reach the server", unreachable=True)
             return None
 
 
@@ -238,10 +242,13 @@ def _request_head(
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-async def _reply(writer: asyncio.StreamWriter, status: str, body: bytes) -> None:
+async def _reply(
+    writer: asyncio.StreamWriter, status: str, body: bytes, *, unreachable: bool = False
+) -> None:
+    mark = f"{UNREACHABLE_HEADER}: 1\r\n" if unreachable else ""
     head = (
         f"HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {len(body)}\r\n"
-        "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
+        f"Cache-Control: no-store\r\n{mark}Connection: close\r\n\r\n"
     )
     writer.write(head.encode("latin-1") + body)
     with contextlib.suppress(ConnectionError):

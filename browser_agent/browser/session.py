@@ -23,6 +23,7 @@ from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.browser.masking import screenshot_for_model
 from browser_agent.browser.opening import Opened
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
+from browser_agent.browser.proxy import UNREACHABLE_HEADER
 from browser_agent.browser.settle import wait_for_settle
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.browser.storage import write_storage_state
@@ -286,6 +287,12 @@ class BrowserSession:
                 message = blocked_message(refused[-1].url, self.fence.allowed if self.fence else ())
                 raise DomainNotAllowedError(f"{message} ({url} redirected there)") from exc
             raise
+        if response is not None and await response.header_value(UNREACHABLE_HEADER):
+            # The fence's proxy answered for a server that refused the connection: without the fence
+            # Chromium raises net::ERR_CONNECTION_REFUSED, and a replay must fail here, not one step later.
+            raise NavigationError(
+                f"Could not load {url}: the server refused the connection or is not running."
+            )
         if response is not None and response.status >= 400:
             self._tabs.record(f"{url} answered HTTP {response.status}")
         await self.settle(page)

@@ -20,7 +20,7 @@ _NAME_CAP = 30
 _TAKEN = frozenset(
     {"page", "os", "re", "tabs", "target", "new_tab", "quote_plus", "said", "browser", "playwright", "run"}
     | {"main", "pytest", "expect", "sync_playwright", "recorded_from", "recorded_task"}
-    | {"recorded_answer", "str"}
+    | {"recorded_answer", "str", "read", "shown", "dict", "print"}
 )
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from browser_agent.export.literals import py_string
+from browser_agent.export.literals import py_string, regex_literal
 from browser_agent.record import Fingerprint
 
 __all__ = ["LocatorCode", "implicit_role", "locate", "py_string"]  # py_string: its old home
@@ -164,17 +164,35 @@ def _element_call(fingerprint: Fingerprint, shown: str | None) -> tuple[str, boo
 
 def _named_call(fingerprint: Fingerprint, variable: str, value: str) -> str | None:
     """The last call finding the element by a variable's words; None when it has no role or label."""
-    whole = " ".join(value.lower().split()) == fingerprint.name
-    words = f'"^" + re.escape({variable}) + "$"' if whole else f"re.escape({variable})"
-    pattern = f"re.compile({words}, re.IGNORECASE)"
+    pattern = f"re.compile({_named_words(fingerprint.name, variable, value)}, re.IGNORECASE)"
     role = implicit_role(fingerprint)
     if role and fingerprint.name and fingerprint.tag != "select":
         return f".get_by_role({py_string(role)}, name={pattern})"
     if fingerprint.tag in _FIELDS and fingerprint.name:
         return f".get_by_label({pattern})"
     if fingerprint.tag not in _FIELDS and (fingerprint.text or fingerprint.name):
-        return f".get_by_text({pattern})"
+        # a plain option of a list a button opened: the visible one, not a text of the same words that
+        # the page holds hidden or elsewhere (still strict: two visible ones stop the script)
+        return f'.get_by_text({pattern}).locator("visible=true")'
     return None
+
+
+def _named_words(name: str, variable: str, value: str) -> str:
+    """The pattern matching a name that says the variable's words: the whole name when the recorded
+    one was the value; the value first, then a price or a badge (a token that is no plain word: a
+    card's "Blue Ceramic Mug $14.00 New") when the recorded name went on so, which a longer item's
+    name ("Blue Ceramic Mug Set") does not match; else the words anywhere, as whole words."""
+    words = " ".join(value.lower().split())
+    if words == name:
+        return f'"^" + re.escape({variable}) + "$"'
+    rest = name[len(words) :] if name.startswith(words + " ") else ""
+    if rest and not rest.split()[0][0].isalpha():
+        return f'"^" + re.escape({variable}) + {regex_literal(_PRICED)}'
+    return f"{regex_literal(_ALONE[0])} + re.escape({variable}) + {regex_literal(_ALONE[1])}"
+
+
+_PRICED = r"(?:\s+[^\sA-Za-z].*)?$"  # after the item's words: nothing, or a price and what follows it
+_ALONE = (r"(?<!\w)", r"(?!\w)")
 
 
 def _select_call(fingerprint: Fingerprint) -> tuple[str, bool, str]:

@@ -21,6 +21,7 @@ from browser_agent.export.assertions import Ending, end_checks
 from browser_agent.export.inputs import ENV_PREFIX, Inputs
 from browser_agent.export.literals import long_string, py_string
 from browser_agent.export.params import checked_step
+from browser_agent.export.reads import end_reads, expectation_constants, read_lines
 from browser_agent.export.steps import ExportStep, steps_from_history
 from browser_agent.export.verify import verify_script
 from browser_agent.record import AgentHistory
@@ -79,12 +80,17 @@ def render_script(
     body = [line for where, step in checked for line in writer.lines(step, where)]
     if any(s.action in TAB_ACTIONS or s.opened_tab for _, s in checked):
         body.insert(0, "    tabs = [page]  # the agent's tab numbers: tabs in the order they opened")
-    checks = end_checks(ending, inputs.all, writer) if pytest else []
+    entered = any(i.name != "base_url" for i in inputs.all) or bool(inputs.secrets)
+    reads = end_reads(ending.text, inputs.all, entered=entered)
+    body += read_lines(reads)
+    checks = end_checks(ending, reads, writer) if pytest else []
     recorded = _recorded(origin, task, ending.text)
     ending_code = _test(checks) if pytest else _main()
-    code = [*recorded, *_constants(inputs), *_run_function(inputs, body), *ending_code]
+    expected = expectation_constants(reads) if pytest else []
+    code = [*recorded, *_constants(inputs), *expected, *_run_function(inputs, body), *ending_code]
     source = "\n".join([*_docstring(pytest=pytest), *_imports("\n".join(code), pytest=pytest), *code])
     names = frozenset(name for i in inputs.all for name in (i.name, i.constant))
+    names |= frozenset(r.constant for r in reads if r.variable is None) if pytest else frozenset()
     fitted = _fit(source)
     verify_script(fitted, names)
     return ExportedScript(fitted, tuple(writer.warnings), names)
@@ -147,11 +153,12 @@ def _constants(inputs: Inputs) -> list[str]:
 
 def _run_function(inputs: Inputs, body: list[str]) -> list[str]:
     params = ", ".join(f"{i.name}: str = {i.constant}" for i in inputs.all)
-    signature = f"def run(page: Page, *, {params}) -> None:" if params else "def run(page: Page) -> None:"
+    returns = "-> dict[str, str]:"
+    signature = f"def run(page: Page, *, {params}) {returns}" if params else f"def run(page: Page) {returns}"
     if len(signature) > 110:
         each = [f"    {i.name}: str = {i.constant}," for i in inputs.all]
-        signature = "\n".join(["def run(", "    page: Page,", "    *,", *each, ") -> None:"])
-    summary = "Do again what the recorded run did, with these inputs."
+        signature = "\n".join(["def run(", "    page: Page,", "    *,", *each, f") {returns}"])
+    summary = "Do again what the recorded run did, with these inputs; return what it read at the end."
     return ["", "", signature, f'    """{summary}"""', *body]
 
 
@@ -163,7 +170,7 @@ def _main() -> list[str]:
         "    with sync_playwright() as playwright:",
         *_launch("        "),
         "        try:",
-        "            run(browser.new_page())",
+        "            print(run(browser.new_page()))",
         "        finally:",
         "            browser.close()",
         "",
@@ -199,7 +206,7 @@ def _test(checks: list[str]) -> list[str]:
         "",
         "",
         "def test_recorded_run(page: Page) -> None:",
-        "    run(page)",
+        "    read = run(page)",
         *checks,
         "",
     ]
@@ -215,7 +222,7 @@ def _imports(code: str, *, pytest: bool) -> list[str]:
         stdlib.append("from collections.abc import Iterator")
     if "quote_plus" in used:
         stdlib.append("from urllib.parse import quote_plus")
-    names = "Page, expect, sync_playwright" if pytest else "Page, sync_playwright"
+    names = "Page, expect, sync_playwright" if "expect" in used else "Page, sync_playwright"
     third = [*(["import pytest"] if pytest else []), f"from playwright.sync_api import {names}"]
     return ["", "from __future__ import annotations", "", *stdlib, "", *third]
 

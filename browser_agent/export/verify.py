@@ -22,7 +22,7 @@ __all__ = ["verify_script"]
 _NAMES = frozenset(
     {"os", "re", "pytest", "expect", "sync_playwright", "Page", "Iterator", "quote_plus", "None", "str"}
     | {"page", "tabs", "target", "new_tab", "said", "browser", "playwright", "run", "main", "__name__"}
-    | {"RECORDED_FROM", "RECORDED_TASK", "RECORDED_ANSWER"}
+    | {"RECORDED_FROM", "RECORDED_TASK", "RECORDED_ANSWER", "read", "shown", "dict", "print"}
 )
 _FRAME = re.compile(r"frame(_\d+)?")
 _FUNCTIONS = frozenset({"run", "main", "page", "test_recorded_run"})
@@ -33,6 +33,17 @@ _ATTRIBUTES = frozenset(
     | {"frame_locator", "get_by_role", "get_by_label", "get_by_placeholder", "get_by_test_id"}
     | {"get_by_text", "click", "fill", "press_sequentially", "select_option", "hover", "set_input_files"}
     | {"scroll_into_view_if_needed", "to_have_url", "to_be_visible"}
+    | {
+        "url",
+        "inner_text",
+        "wait_for_load_state",
+        "search",
+        "group",
+        "match",
+        "fullmatch",
+        "startswith",
+        "lower",
+    }
 )
 _KEYWORDS = frozenset({"name", "exact", "has_text", "has", "label", "headless", "executable_path"})
 _IMPORTS = frozenset(

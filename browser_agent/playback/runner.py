@@ -20,6 +20,7 @@ from browser_agent import artifacts, reid
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.controller import ActionResult, Controller
+from browser_agent.dom.models import DomSnapshot
 from browser_agent.playback.rescue import Rescue, rescue_step
 from browser_agent.record import ActionCall, AgentHistory, AgentStep
 from browser_agent.reid import Fingerprint, LocateResult
@@ -30,6 +31,7 @@ __all__ = ["ReplayOptions", "ReplayReport", "ReplayedAction", "replay", "replay_
 logger = logging.getLogger("browser_agent")
 
 OnFailure = Literal["stop", "skip"]
+Chooser = Callable[[Fingerprint, DomSnapshot], Fingerprint]
 Status = Literal["done", "relocated", "handed_to_llm", "skipped", "failed"]
 
 
@@ -41,7 +43,9 @@ class ReplayOptions:
     (``{"shop.example": "staging.shop.example"}`` changes the host inside a URL); one that matches no
     recorded argument is reported in ``ReplayReport.warnings``. ``allowed_domains`` fences the replay's
     browser; ``None`` applies the fence the run was recorded under (``history.allowed_domains``), and
-    ``("*",)`` lets it go to every site.
+    ``("*",)`` lets it go to every site. ``choose`` may name the element to look for on the page as it
+    is now (a workflow's input names another item whose card shows another price); it gets the recorded
+    fingerprint and the snapshot, and returns the fingerprint to re-locate.
     """
 
     retries: int = 3
@@ -51,6 +55,7 @@ class ReplayOptions:
     llm: BaseChatModel | None = None
     sensitive_data: SensitiveData | Secrets | None = None
     allowed_domains: tuple[str, ...] | None = None
+    choose: Chooser | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +186,8 @@ async def _locate_with_retries(fp: Fingerprint, session: BrowserSession, opts: R
         if attempt:
             await session.settle()
             await asyncio.sleep(opts.retry_wait_s * attempt)  # late elements: back off before looking again
-        found = reid.relocate(
-            fp, await session.capture_whole_page(redact=secrets.redact if secrets else None)
-        )
+        snapshot = await session.capture_whole_page(redact=secrets.redact if secrets else None)
+        found = reid.relocate(opts.choose(fp, snapshot) if opts.choose else fp, snapshot)
         if found.node is not None or found.status == "ambiguous":
             return found  # ambiguity does not go away by waiting: hand it on at once
     assert found is not None

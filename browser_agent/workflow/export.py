@@ -51,5 +51,6 @@ def _export_step(step: WorkflowStep, defaults: dict[str, str], number: int) -> E
         url=step.url,
         input_names=names,
         named_by=(chooser, defaults[chooser]) if chooser is not None else None,
+        opened_tab=step.opened_tab,
         number=number,
     )

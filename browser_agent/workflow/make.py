@@ -15,17 +15,25 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from browser_agent.record import ActionCall, AgentHistory, AgentStep
+from browser_agent.export.steps import shown_name
+from browser_agent.record import ActionCall, AgentHistory, AgentStep, RecordedResult
 from browser_agent.reid import Fingerprint
 from browser_agent.reid.labels import label_shown, norm
 from browser_agent.workflow.model import InputSource, Workflow, WorkflowInput, WorkflowStep
-from browser_agent.workflow.naming import element_input_name, field_input_name, field_label
+from browser_agent.workflow.naming import (
+    choice_control,
+    element_input_name,
+    field_input_name,
+    field_label,
+    identifier,
+)
 
 __all__ = ["make_workflow"]
 
 _QUOTED = re.compile(r"'([^'\n]{2,100})'|\"([^\"\n]{2,100})\"|‘([^’\n]{2,100})’|“([^”\n]{2,100})”")
 _SECRET = re.compile(r"<secret>([^<]+)</secret>")
 _DONE = "done"
+_OPTION_CAP = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +83,19 @@ def make_workflow(history: AgentHistory) -> Workflow:
     found = _Found(phrases=[next(g for g in m.groups() if g) for m in _QUOTED.finditer(history.task)])
     steps: list[WorkflowStep] = []
     secrets: set[str] = set()
-    for recorded, action, target in _kept_actions(history):
+    opener: Fingerprint | None = None  # the control clicked just before, which may have opened a list
+    for recorded, action, target, result in _kept_actions(history):
         if action.name == _DONE:
             continue  # what the run reported is kept as recorded_result; a replay has nothing to do
         secrets.update(_secret_names(action.params))
-        steps.append(_step(recorded, action, target, found))
+        step = _step(recorded, action, target, found)
+        said = (result.extracted_content or "") if result is not None else ""
+        if result is not None and result.new_tab is not None:
+            step = step.model_copy(update={"opened_tab": True})
+        if step.target_input is None and not step.inputs and target is not None:
+            step = _choice_step(step, target, opener, said, found)
+        steps.append(step)
+        opener = target if action.name == "click_element" and step.target_input is None else None
     return Workflow(
         task=_template(history.task, found.inputs),
         inputs=found.inputs,
@@ -90,15 +106,35 @@ def make_workflow(history: AgentHistory) -> Workflow:
     )
 
 
-def _kept_actions(history: AgentHistory) -> Iterator[tuple[AgentStep, ActionCall, Fingerprint | None]]:
-    """Every action that did something when recorded (as replay chooses them), with its element."""
+def _kept_actions(
+    history: AgentHistory,
+) -> Iterator[tuple[AgentStep, ActionCall, Fingerprint | None, RecordedResult | None]]:
+    """Every action that did something when recorded (as replay chooses them), with its element and
+    its result."""
     for step in history.steps:
         for position, action in enumerate(step.actions):
             result = step.results[position] if position < len(step.results) else None
             if result is not None and (result.skipped or result.error):
                 continue
             target = step.interacted[position] if position < len(step.interacted) else None
-            yield step, action, target
+            yield step, action, target, result
+
+
+def _choice_step(
+    step: WorkflowStep, target: Fingerprint, opener: Fingerprint | None, said: str, found: _Found
+) -> WorkflowStep:
+    """A click that chose one of several options (a radio, a checkbox, an ARIA option, or a plain item
+    of the list a button had just opened) as an input, named for the control it belongs to."""
+    if step.action != "click_element" or not target.name or len(target.name) > _OPTION_CAP:
+        return step
+    control = choice_control(target, opener)
+    if control is None:
+        return step
+    value = shown_name(target.name, said) or target.name
+    seen = ", ".join(label for label in (*reversed(target.before[:3]), *target.after[:3]) if len(label) <= 30)
+    what = f"the option chosen in {control!r}" + (f" (seen beside it: {seen})" if seen else "")
+    name = found.add(_Use(identifier(control, "choice"), "element", what), value)
+    return step.model_copy(update={"target_input": name})
 
 
 def _step(recorded: AgentStep, action: ActionCall, target: Fingerprint | None, found: _Found) -> WorkflowStep:

@@ -20,7 +20,8 @@ A step is one action as the agent ran it (``action``, ``params``; ``index`` is t
 the recorded page, used only to read it), the element it acted on (``target``: the same fingerprint a
 history keeps in ``interacted``), and where inputs go: ``inputs`` maps a parameter to the input whose
 value replaces it whole; ``target_input`` names the input whose value names the element itself (the
-link to click is the product's name). Secrets stay ``<secret>name</secret>`` placeholders in ``params``
+link to click is the product's name); ``opened_tab`` whether the action opened a tab the run went on
+in. Secrets stay ``<secret>name</secret>`` placeholders in ``params``
 and are listed in ``secrets``; their values are given when the workflow runs, never stored.
 """
 
@@ -76,6 +77,10 @@ class WorkflowStep(BaseModel):
     )
     url: str = ""
     title: str = ""
+    opened_tab: bool = Field(
+        default=False,
+        description="The action opened a new tab, where the run went on (an export waits for it).",
+    )
 
     @model_validator(mode="after")
     def _inputs_fit(self) -> WorkflowStep:

@@ -8,7 +8,15 @@ import re
 from browser_agent.browser.addresses import split_address
 from browser_agent.reid import Fingerprint
 
-__all__ = ["element_input_name", "field_input_name", "field_label", "identifier", "is_email", "is_search_box"]
+__all__ = [
+    "choice_control",
+    "element_input_name",
+    "field_input_name",
+    "field_label",
+    "identifier",
+    "is_email",
+    "is_search_box",
+]
 
 _EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[A-Za-z]{2,}$")
 _SEARCH_NAMES = frozenset({"q", "query", "search", "s", "keywords", "search_query"})
@@ -69,3 +77,33 @@ def element_input_name(target: Fingerprint) -> str:
         if len(parts) >= 2 and re.fullmatch(r"[A-Za-z][A-Za-z_-]{1,30}", parts[-2]):
             return identifier(parts[-2])
     return _ROLE_WORDS.get(target.role or target.tag, "choice")
+
+
+_CHOICE_ROLES = frozenset({"option", "radio", "checkbox", "menuitemradio", "menuitemcheckbox", "switch"})
+_PLAIN_TAGS = frozenset({"div", "li", "span", "p", "label"})
+_OPENERS = frozenset({"button", "combobox"})
+
+
+def choice_control(target: Fingerprint, opener: Fingerprint | None) -> str | None:
+    """The words naming the control ``target`` is one option of, or None when it is no option.
+
+    An option is a radio or checkbox (its group's form name), an ARIA option, or a plain item clicked
+    right after a combobox, or a button showing its current choice, opened its list (``Quantity: 1``
+    names the control ``Quantity``).
+    """
+    kind = (target.attribute("type") or "").lower()
+    if target.tag == "input" and kind in ("radio", "checkbox"):
+        return target.attribute("name") or kind
+    role = (target.role or "").split()[0] if target.role else ""
+    # a button that shows its current choice ("Quantity: 1"), or a combobox: not any button (a "Load
+    # more" followed by a click on a card is no choice)
+    opened = (
+        opener is not None
+        and bool(opener.name)
+        and (opener.role == "combobox" or ((opener.role or opener.tag) in _OPENERS and ":" in opener.name))
+    )
+    if role in _CHOICE_ROLES or (opened and target.tag in _PLAIN_TAGS and not role):
+        if opener is not None and opened:
+            return opener.name.split(":")[0].strip() or None
+        return role or None
+    return None

@@ -19,12 +19,14 @@ from browser_agent.browser import BrowserSession
 from browser_agent.browser.addresses import address_fault
 from browser_agent.browser.domains import check_url_allowed
 from browser_agent.controller import ActionResult, Controller
+from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import DomainNotAllowedError, UserError
 from browser_agent.playback import ReplayOptions, ReplayReport, replay, replay_fence
-from browser_agent.playback.runner import Listener
+from browser_agent.playback.runner import Chooser, Listener
 from browser_agent.record import ActionCall, AgentHistory, AgentStep, StepOutput
 from browser_agent.reid import Fingerprint
 from browser_agent.reid.labels import norm
+from browser_agent.workflow.choose import ItemChoice
 from browser_agent.workflow.model import Workflow, WorkflowStep
 
 __all__ = ["retarget", "run_workflow", "workflow_history"]
@@ -55,7 +57,34 @@ async def run_workflow(
     _check_secrets(workflow, opts)
     history = workflow_history(workflow, values)
     _check_addresses(workflow, values, replay_fence(history, opts))
+    choices = _choices(workflow, values)
+    if choices:
+        opts = replace(opts, choose=_chooser(choices, opts.choose))
     return await replay(history, session, controller or Controller(), opts, on_action)
+
+
+def _choices(workflow: Workflow, values: Mapping[str, str]) -> dict[Fingerprint, ItemChoice]:
+    """The steps whose element another value names and whose recorded name held more than the value
+    (a card's price, a badge): the page tells, when the step runs, which element says the new value."""
+    choices: dict[Fingerprint, ItemChoice] = {}
+    for step in workflow.steps:
+        chooser, target = step.target_input, step.target
+        if chooser is None or target is None or values[chooser] == workflow.input(chooser).default:
+            continue
+        old = workflow.input(chooser).default
+        if norm(old) != target.name:
+            choices[retarget(target, old, values[chooser])] = ItemChoice(target.name, old, values[chooser])
+    return choices
+
+
+def _chooser(choices: dict[Fingerprint, ItemChoice], then: Chooser | None) -> Chooser:
+    def choose(target: Fingerprint, snapshot: DomSnapshot) -> Fingerprint:
+        choice = choices.get(target)
+        if choice is not None:
+            return choice.pick(target, snapshot)
+        return then(target, snapshot) if then is not None else target
+
+    return choose
 
 
 def workflow_history(workflow: Workflow, values: Mapping[str, str]) -> AgentHistory:

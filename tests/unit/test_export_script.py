@@ -3,6 +3,8 @@ the script's shape for every built-in action (it compiles; what could not be wri
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from browser_agent.errors import UserError
@@ -168,26 +170,37 @@ def test_a_script_holds_inputs_and_secret_names_never_values_and_compiles() -> N
     )
 
 
-def test_the_pytest_form_checks_the_end_with_inputs_in_the_pattern() -> None:
+def test_the_pytest_form_checks_the_values_read_where_the_run_ended_never_the_agents_sentence() -> None:
     from browser_agent.export import Ending
 
-    ending = Ending(url="http://shop.test:8080/account?tab=1", text="Order #1234 for ada@example.com")
+    text = "Your order #1234 went to ada@example.com, it says on the confirmation sen…"
+    ending = Ending(url="http://shop.test:8080/account?tab=1", text=text)
     source = render_script(_steps(), ending=ending, pytest=True).source
     compile(source, "test_exported.py", "exec")
-    url = 're.compile("^" + re.escape(BASE_URL + "account") + r"([?#]|$)")'
-    assert f"expect(page).to_have_url({url})" in source
-    assert 'r"Order #\\d+ for "' in source and "+ re.escape(EMAIL)" in source
-    assert "def test_recorded_run(page: Page) -> None:" in source
+    # run() reads on the page it ended on (a tab it opened included) and returns the values
+    assert ") -> dict[str, str]:" in source and "    return read" in source
+    assert 'shown = page.get_by_text(re.compile(r"\\#\\d+")).first.inner_text()' in source
+    assert 'read["order"] = re.search(r"\\#\\d+", shown).group(0)' in source
+    assert "shown = page.get_by_text(email).first.inner_text()" in source  # the input repeated
+    # the test checks them: the address, the order number by its shape (the run typed values), the email
+    assert 'assert re.match("^" + re.escape(BASE_URL + "account") + r"([?#]|$)", read["url"])' in source
+    assert 'EXPECT_ORDER = os.environ.get("BA_EXPECT_ORDER", r"\\#\\d+")' in source
+    assert 'assert re.fullmatch(EXPECT_ORDER, read["order"]), read' in source
+    assert 'assert read["email"] == EMAIL, read' in source
+    assert "went to" not in source.split("def run(", 1)[1] and "sen" not in source.split("def run(", 1)[1]
+    assert "to_be_visible" not in source
 
 
-def test_the_reported_text_is_checked_without_its_closing_full_stop() -> None:
-    """The page's sentence may go on where the agent's report ended ("... shipping, sent to ...")."""
+def test_a_lookup_returns_its_values_and_checks_the_recorded_ones() -> None:
+    """A run that entered nothing: what it reported is the page's data, checked as recorded."""
     from browser_agent.export import Ending
 
-    ending = Ending(url="http://shop.test:8080/done", text="Order #7 confirmed: 2 mugs.")
-    source = render_script(_steps(), ending=ending, pytest=True).source
-    check = source.split("said = ", 1)[1]
-    assert r'r"Order #\d+ confirmed: \d+ mugs"' in check and "mugs." not in check
+    steps = [ExportStep("go_to_url", {"url": "http://shop.test/carafe"})]
+    ending = Ending(url="http://shop.test/carafe", text="Glass Carafe: $22.00.")
+    source = render_script(steps, ending=ending, pytest=True).source
+    assert 'EXPECT_CARAFE = os.environ.get("BA_EXPECT_CARAFE", r"\\$22\\.00")' in source
+    plain = render_script(steps, ending=ending).source
+    assert "print(run(browser.new_page()))" in plain and "EXPECT_" not in plain
 
 
 def test_a_history_with_nothing_done_is_one_clear_error() -> None:
@@ -213,8 +226,9 @@ def test_named_inputs_keep_their_names_and_an_element_named_by_one_is_found_by_i
     assert 'PRODUCT = os.environ.get("BA_PRODUCT", "Blue ceramic mug")' in source
     assert source.count("PRODUCT = ") == 1  # one input for both elements it names
     whole = 'page.get_by_role("link", name=re.compile("^" + re.escape(product) + "$", re.IGNORECASE))'
-    inside = 'page.get_by_role("button", name=re.compile(re.escape(product), re.IGNORECASE))'
-    assert f"{whole}.click()" in source and f"{inside}.click()" in source
+    # a name that goes on past the value matches it as whole words only
+    inside = 'name=re.compile(r"(?<!\\w)" + re.escape(product) + r"(?!\\w)", re.IGNORECASE))'
+    assert f"{whole}.click()" in source and inside in source
     assert ".fill(email)" in source and "your_e_mail" not in source  # the input's name, not the label's
     assert "has_text" not in source  # the input's words tell it from its look-alikes, not the recorded card
 
@@ -236,6 +250,24 @@ def test_a_workflow_exports_from_its_steps_with_the_task_as_a_template() -> None
     compile(source, "test_exported.py", "exec")
     assert 'RECORDED_FROM = "kettle.workflow.json"' in source
     assert "RECORDED_TASK = \"buy '{product}'\"" in source
-    assert '"Added "\n        + re.escape(PRODUCT)' in source
+    assert "shown = page.get_by_text(product).first.inner_text()" in source
+    assert 'assert read["product"] == PRODUCT, read' in source
     with pytest.raises(UserError, match="no step"):
         export_workflow(Workflow())
+
+
+def test_an_item_named_with_its_price_is_found_by_its_words_then_a_price_never_a_longer_name() -> None:
+    """A card link says "Blue Ceramic Mug $14.00 New": another item has another price and badge, and
+    "Blue Ceramic Mug Set" is another item (the strict-mode violation of a pattern matching anywhere)."""
+    card = _fp("a", "blue ceramic mug $14.00 new", attributes=(("href", "/item/mug"),))
+    steps = [
+        ExportStep("go_to_url", {"url": "http://shop.test/"}),
+        ExportStep("click_element", {"index": 3}, card, named_by=("item", "Blue Ceramic Mug")),
+    ]
+    source = render_script(steps).source
+    line = next(line for line in source.splitlines() if "re.escape(item)" in line)
+    pattern = eval(line.split("name=", 1)[1].rsplit(")", 1)[0], {"re": re, "item": "Copper Kettle"})
+    assert pattern.search("Copper Kettle $64.00") and pattern.search("Copper Kettle $51.20 $64.00 Sale")
+    assert not pattern.search("Copper Kettle Stand $12.00") and not pattern.search("Old Copper Kettle $9")
+    mug = eval(line.split("name=", 1)[1].rsplit(")", 1)[0], {"re": re, "item": "Blue Ceramic Mug"})
+    assert mug.search("Blue Ceramic Mug $14.00 New") and not mug.search("Blue Ceramic Mug Set $38.00")
