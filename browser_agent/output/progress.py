@@ -7,14 +7,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from browser_agent.batch import TaskOutcome
-from browser_agent.eval import EpisodeRecord
 from browser_agent.output.console import gated
+
+if TYPE_CHECKING:  # a batch's progress need not load the evaluation, nor an evaluation's the batch
+    from browser_agent.batch import TaskOutcome
+    from browser_agent.eval import EpisodeRecord
 
 __all__ = ["BATCH", "EVAL", "RunProgress", "Words"]
 
