@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from browser_agent.batch.judge import Verdict
 from browser_agent.errors import first_line
 from browser_agent.record import AgentHistory
 
@@ -31,6 +32,8 @@ class TaskOutcome:
         endpoint: The browser it ran on (an endpoint URL, or ``local Chromium``); empty when none could
             be reached.
         history_path: Where its history was saved, when the batch has a ``history_dir``.
+        verdict: The judge's word, for a task with a judge (None when it never got to judge).
+        timed_out: The task ran past ``task_timeout_s`` and was stopped.
     """
 
     index: int
@@ -39,10 +42,15 @@ class TaskOutcome:
     seconds: float
     endpoint: str = ""
     history_path: Path | None = None
+    verdict: Verdict | None = None
+    timed_out: bool = False
 
     @property
     def success(self) -> bool:
-        """The model called ``done`` with success, and nothing ended the run early."""
+        """The model called ``done`` with success, and nothing ended the run early; for a judged task,
+        what its judge said."""
+        if self.verdict is not None:
+            return self.verdict.success
         return self.history.error is None and self.history.is_successful() is True
 
     @property
@@ -54,6 +62,8 @@ class TaskOutcome:
             return None
         if history.error:
             return history.error
+        if self.verdict is not None:
+            return self.verdict.detail or "the judge said it failed"
         if history.is_done():
             return f"done with success=false: {history.final_result() or 'no result'}"
         if history.end_reason == "max_steps":

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from browser_agent.batch.judge import Judge
 from browser_agent.errors import UserError
 from browser_agent.user_files import UserFileError, read_json_lines, validation_message
 
@@ -32,9 +33,12 @@ class TaskSpec(BaseModel):
         sensitive_env: ``{name: ENV_VAR}``: secrets read from the environment where the agent runs.
         output_model: The shape of the final answer: ``done`` then takes ``data`` of this model;
             ``history.structured_output()`` returns it, and the final result is its JSON.
+        judge: Makes the task an episode of an evaluation (``batch/judge.py``): it prepares the page and
+            may say what the agent is told, ends the run when the page ends the episode, and gives
+            ``TaskOutcome.verdict``. Set in code only; a task file cannot name one.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
     task: str = Field(min_length=1)
     id: str | None = Field(default=None, min_length=1)
@@ -44,6 +48,7 @@ class TaskSpec(BaseModel):
     sensitive_data: dict[str, SecretStr] | None = None
     sensitive_env: dict[str, str] | None = None
     output_model: type[BaseModel] | None = Field(default=None, exclude=True)
+    judge: Judge | None = Field(default=None, exclude=True)
 
     @property
     def task_id(self) -> str:

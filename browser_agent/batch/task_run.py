@@ -2,12 +2,14 @@
 
 A task never raises for what happened to it: a model or browser error, a bug, a lost connection
 all end up as ``history.error``. Only cancellation from outside (Ctrl-C) propagates, after the agent
-saved its history.
+saved its history. A task with a judge (``batch/judge.py``) is an episode: the judge opens its page
+before the agent, stops the agent when the page ends the episode, and gives the verdict after.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -19,16 +21,19 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from browser_agent import artifacts
-from browser_agent.agent import Agent, AgentSettings
+from browser_agent.agent import Agent, AgentHooks, AgentSettings
+from browser_agent.agent.hooks import EndHook
 from browser_agent.batch.fleet import Endpoint, Fleet
+from browser_agent.batch.judge import Judge, Verdict
 from browser_agent.batch.options import BatchOptions
 from browser_agent.batch.outcome import TaskOutcome
 from browser_agent.batch.spec import TaskSpec
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.fence_rule import FenceSource, resolve_fence
+from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import Controller
-from browser_agent.errors import BrowserAgentError, first_line
-from browser_agent.record import AgentHistory
+from browser_agent.errors import AgentRunError, BrowserAgentError, first_line
+from browser_agent.record import AgentHistory, AgentStep
 from browser_agent.sensitive import Secrets
 
 __all__ = ["TaskKit", "history_file", "run_task"]
@@ -55,12 +60,16 @@ class TaskKit:
     save_dir: Path
     controller: Controller = field(default_factory=Controller)  # shared: agents only read it
 
-    def settings_for(self, spec: TaskSpec, fence: tuple[str, ...] | None) -> AgentSettings:
-        """The batch's settings for ``spec``, kept to ``fence`` (``task_fence``)."""
+    def settings_for(
+        self, spec: TaskSpec, fence: tuple[str, ...] | None, *, opened: bool = False
+    ) -> AgentSettings:
+        """The batch's settings for ``spec``, kept to ``fence`` (``task_fence``). ``opened``: a judge
+        prepared the page and said the task, so the agent starts there (no address in it is opened)."""
         settings = self.options.settings
         update: dict[str, Any] = {
             "save_history_path": history_file(self.save_dir, spec.task_id),
             "allowed_domains": fence,
+            "open_task_url": settings.open_task_url and not opened,
         }
         if spec.start_url:
             update["initial_actions"] = [
@@ -84,42 +93,59 @@ class TaskKit:
 
 
 class _Run:
-    """One task's agent and history, whatever becomes of it."""
+    """One task's agent and history, whatever becomes of it; a judged task's verdict."""
 
     def __init__(self, spec: TaskSpec, kit: TaskKit) -> None:
         self.spec, self.kit = spec, kit
         self.secrets = Secrets()
         self.history = AgentHistory(task=spec.task)
         self.endpoint: Endpoint | None = None
+        self.verdict: Verdict | None = None
+        self.timed_out = False
 
     async def run_on(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint
-        spec, kit = self.spec, self.kit
+        spec, judge = self.spec, self.spec.judge
         # a secret too short to redact is a UserError here
         self.secrets = artifacts.remember(Secrets(spec.secrets()))
-        fence = kit.task_fence(spec, endpoint)
-        settings = kit.settings_for(spec, fence)
+        fence = self.kit.task_fence(spec, endpoint)
         config = endpoint.config.model_copy(update={"allowed_domains": fence})
-        session = BrowserSession(config, browser=endpoint.browser)
+        async with BrowserSession(config, browser=endpoint.browser) as session:
+            goal = await judge.open(session) if judge is not None else None
+            agent = self._agent(session, self.kit.settings_for(spec, fence, opened=goal is not None), goal)
+            await self._drive(agent)
+            if judge is not None:
+                self.verdict = await _judged(judge, session, agent.history)
+
+    def _agent(self, session: BrowserSession, settings: AgentSettings, goal: str | None) -> Agent:
+        judge = self.spec.judge
         agent = Agent(
-            spec.task,
-            kit.llm,
-            controller=kit.controller,
+            goal or self.spec.task,
+            self.kit.llm,
+            controller=self.kit.controller,
             browser=session,
             settings=settings,
             sensitive_data=self.secrets,
-            output_model=spec.output_model,
+            hooks=AgentHooks(on_step_end=_stop_when_ended(judge, session)) if judge is not None else None,
+            output_model=self.spec.output_model,
         )
         self.history = agent.history
-        limit = kit.options.task_timeout_s
-        async with session:
-            try:
-                async with asyncio.timeout(limit) as scope:
-                    await agent.run(max_steps=spec.max_steps or kit.options.max_steps)
-            except TimeoutError:
-                if not scope.expired():
-                    raise
-                self.fail(f"TimeoutError: still running after task_timeout_s={limit} s; stopped.")
+        return agent
+
+    async def _drive(self, agent: Agent) -> None:
+        limit = self.kit.options.task_timeout_s
+        try:
+            async with asyncio.timeout(limit) as scope:
+                await agent.run(max_steps=self.spec.max_steps or self.kit.options.max_steps)
+        except TimeoutError:
+            if not scope.expired():
+                raise
+            self.timed_out = True
+            self.fail(f"TimeoutError: still running after task_timeout_s={limit} s; stopped.")
+        except AgentRunError:
+            if self.spec.judge is None:
+                raise
+            # an episode is judged however its run ended: its history says how, for the failure kinds
 
     def fail(self, message: str) -> None:
         self.history.error = self.secrets.redact(message)
@@ -141,7 +167,27 @@ class _Run:
         if self.kit.options.history_dir is not None:
             saved = self.history.save(history_file(self.kit.options.history_dir, self.spec.task_id))
         name = self.endpoint.name if self.endpoint is not None else ""
-        return TaskOutcome(index, self.spec.task_id, self.history, seconds, name, saved)
+        return TaskOutcome(
+            index, self.spec.task_id, self.history, seconds, name, saved, self.verdict, self.timed_out
+        )
+
+
+def _stop_when_ended(judge: Judge, session: BrowserSession) -> EndHook:
+    """The hook that stops the agent after the step at which the page ended the episode."""
+
+    async def stop(agent: Agent, step: AgentStep) -> None:
+        with contextlib.suppress(PlaywrightError, TimeoutError):  # judged at the end all the same
+            if await judge.ended(session):
+                agent.stop()
+
+    return stop
+
+
+async def _judged(judge: Judge, session: BrowserSession, history: AgentHistory) -> Verdict:
+    try:
+        return await judge.verdict(session, history)
+    except (PlaywrightError, TimeoutError, BrowserAgentError) as exc:
+        return Verdict(False, 0.0, f"could not judge the page: {first_line(exc)}")
 
 
 async def run_task(spec: TaskSpec, index: int, fleet: Fleet, kit: TaskKit) -> TaskOutcome:

@@ -33,10 +33,10 @@ from browser_agent.user_files import UserFileError, read_json_lines
 if TYPE_CHECKING:
     from browser_agent.batch import TaskOutcome, TaskSpec
     from browser_agent.batch.executors import Executor
-    from browser_agent.batch.options import BatchSetup, LlmSource
-    from browser_agent.output.batch_progress import BatchProgress
+    from browser_agent.batch.options import LlmSource
+    from browser_agent.output.progress import RunProgress
 
-__all__ = ["add_parser", "finished_ids"]
+__all__ = ["add_parser", "check_run_numbers", "finished_ids"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -99,6 +99,19 @@ def finished_ids(out: Path) -> set[str]:
     return ids
 
 
+def check_run_numbers(args: argparse.Namespace) -> None:
+    """``--concurrency`` and ``--max-steps`` of at least 1, a positive ``--task-timeout`` (batch, eval).
+
+    Raises:
+        UserError: the first that is not, named with its value.
+    """
+    for flag in ("concurrency", "max_steps"):
+        if getattr(args, flag) < 1:
+            raise UserError(f"--{flag.replace('_', '-')} {getattr(args, flag)}: give at least 1.")
+    if args.task_timeout is not None and args.task_timeout <= 0:
+        raise UserError(f"--task-timeout {args.task_timeout:g}: give a number of seconds above 0.")
+
+
 def _executor(args: argparse.Namespace) -> tuple[Executor, LlmSource]:
     """Where agents run, and the model in the form that suits it (a factory travels to Ray workers)."""
     from browser_agent.batch import RayExecutor
@@ -131,28 +144,11 @@ def _with_secrets(specs: list[TaskSpec], args: argparse.Namespace) -> list[TaskS
     ]
 
 
-class _Counted:
-    """An executor that tells the progress view when each task starts."""
-
-    def __init__(self, inner: Executor, progress: BatchProgress) -> None:
-        self._inner, self._progress = inner, progress
-
-    async def start(self, setup: BatchSetup) -> None:
-        await self._inner.start(setup)
-
-    async def run(self, spec: TaskSpec, index: int) -> TaskOutcome:
-        self._progress.task_started()
-        return await self._inner.run(spec, index)
-
-    async def close(self) -> None:
-        await self._inner.close()
-
-
 async def _run(
     args: argparse.Namespace,
     specs: list[TaskSpec],
     models: tuple[Executor, LlmSource],
-    progress: BatchProgress,
+    progress: RunProgress,
 ) -> list[TaskOutcome]:
     from browser_agent.agent import AgentSettings
     from browser_agent.batch import BatchOptions
@@ -172,15 +168,16 @@ async def _run(
         artifacts.append_line(args.out, json.dumps(outcome.summary()))
         progress.task_ended(outcome)
 
-    return await run_batch(specs, setup, _Counted(executor, progress), record)
+    return await run_batch(specs, setup, executor, record)
 
 
 def _main(args: argparse.Namespace) -> int:
     from browser_agent.batch import read_specs
     from browser_agent.interrupts import exit_code, run_interruptible
-    from browser_agent.output.batch_progress import BatchProgress
     from browser_agent.output.console import make_console
+    from browser_agent.output.progress import BATCH, RunProgress
 
+    check_run_numbers(args)
     specs = _with_secrets(read_specs(args.tasks), args)
     check_login(args)
     done = finished_ids(args.out)
@@ -190,13 +187,15 @@ def _main(args: argparse.Namespace) -> int:
         console.print(f"All {len(specs)} tasks are already in {args.out}; nothing to run.")
         return 0
     models = _executor(args)  # a dead server, a missing package or key: said before the progress view
-    progress = BatchProgress(len(todo), console, skipped=len(specs) - len(todo))
+    progress = RunProgress(
+        len(todo), console, BATCH, concurrency=args.concurrency, skipped=len(specs) - len(todo)
+    )
     try:
         with progress:
             outcomes = run_interruptible(_run(args, todo, models, progress))
     except KeyboardInterrupt as exc:
         print(
-            f"interrupted: {progress.done + progress.failed} of {len(todo)} tasks finished and are in "
+            f"interrupted: {progress.finished} of {len(todo)} tasks finished and are in "
             f"{args.out}; run the same command again to do the rest.",
             file=sys.stderr,
         )

@@ -123,23 +123,20 @@ def _names(text: str) -> list[str]:
 
 def _options(args: argparse.Namespace) -> EvalOptions:
     from browser_agent.agent import AgentSettings
+    from browser_agent.cli.batch import check_run_numbers
     from browser_agent.eval import EvalOptions
 
-    for flag in ("max_steps", "max_failures", "concurrency"):
-        if getattr(args, flag) < 1:
-            raise UserError(f"--{flag.replace('_', '-')} {getattr(args, flag)}: give at least 1.")
+    check_run_numbers(args)
+    if args.max_failures < 1:
+        raise UserError(f"--max-failures {args.max_failures}: give at least 1.")
     models = model_options(args)
     settings = AgentSettings(**models.settings(max_failures=args.max_failures))
     return EvalOptions(
         settings=settings,
         max_steps=args.max_steps,
-        concurrency=args.concurrency,
-        episode_timeout_s=args.task_timeout,
+        task_timeout_s=args.task_timeout,
         history_dir=args.histories,
         model_name=models.spec,
-        browsers=tuple(
-            browser_configs(args, allowed_domains=_fence(args), block_external_network=args.local_only)
-        ),
     )
 
 
@@ -175,44 +172,54 @@ def _suite(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace, episodes: Sequence[Episode]) -> int:
-    from browser_agent.eval import pending, read_records, run_episodes
-    from browser_agent.interrupts import exit_code, run_interruptible
+    from browser_agent.eval import pending, read_records
     from browser_agent.output.console import make_console
-    from browser_agent.output.eval_progress import EvalProgress
 
     todo = pending(episodes, args.out)
     console = make_console(stderr=True)
-    if todo:
-        options = _options(args)
-        llm = model_options(args).load()  # a dead server, a missing package or key: said before any episode
-        progress = EvalProgress(len(todo), console, skipped=len(episodes) - len(todo))
-        try:
-            with progress:
-                run_interruptible(
-                    run_episodes(
-                        todo,
-                        llm,
-                        args.out,
-                        options,
-                        on_start=progress.episode_started,
-                        on_record=progress.episode_ended,
-                    )
-                )
-        except KeyboardInterrupt as exc:
-            print(
-                f"interrupted: {progress.finished} of {len(todo)} episodes finished and are in {args.out}; "
-                "run the same command again to do the rest.",
-                file=sys.stderr,
-            )
-            return exit_code(exc)
-    else:
+    if not todo:
         console.print(f"All {len(episodes)} episodes are already in {args.out}; nothing to run.")
+    elif (interrupted := _run(args, todo, len(episodes) - len(todo), console)) is not None:
+        return interrupted
     wanted = {(e.name, e.seed) for e in episodes}
     records = [r for r in read_records(args.out) if r.key in wanted]
     _print_summary(records, console)
     if args.report:
         _write_report(records, args.report, args.out)
     return 0
+
+
+def _run(args: argparse.Namespace, todo: list[Episode], skipped: int, console: Any) -> int | None:
+    """Run the episodes not yet in ``--out`` with the progress shown; the exit code when interrupted."""
+    from browser_agent.eval import run_episodes
+    from browser_agent.interrupts import exit_code, run_interruptible
+    from browser_agent.output.progress import EVAL, RunProgress
+
+    options = _options(args)
+    llm = model_options(args).load()  # a dead server, a missing package or key: said before any episode
+    browsers = browser_configs(args, allowed_domains=_fence(args), block_external_network=args.local_only)
+    progress = RunProgress(len(todo), console, EVAL, concurrency=args.concurrency, skipped=skipped)
+    try:
+        with progress:
+            run_interruptible(
+                run_episodes(
+                    todo,
+                    llm,
+                    args.out,
+                    options,
+                    concurrency=args.concurrency,
+                    browser=browsers,
+                    on_record=progress.episode_ended,
+                )
+            )
+    except KeyboardInterrupt as exc:
+        print(
+            f"interrupted: {progress.finished} of {len(todo)} episodes finished and are in {args.out}; "
+            "run the same command again to do the rest.",
+            file=sys.stderr,
+        )
+        return exit_code(exc)
+    return None
 
 
 def _print_summary(records: list[Any], console: Any) -> None:

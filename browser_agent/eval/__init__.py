@@ -1,8 +1,10 @@
 """Evaluate an agent: run suites of judged tasks with a model, N seeds each, and report or compare runs.
 
 Suites: MiniWoB++ (``miniwob.py``, the optional extra ``eval``) and your own tasks in JSON Lines
-(``suite.py``). ``run_episodes`` writes one ``EpisodeRecord`` a line; ``write_report`` renders a results
-file as HTML; ``compare`` says which differences between two runs are beyond noise.
+(``suite.py``). An evaluation is a batch whose tasks have a judge (``browser_agent.batch.Judge``):
+``run_episodes`` runs the episodes through the batch's task runner and writes one ``EpisodeRecord`` a
+line; ``write_report`` renders a results file as HTML; ``compare`` says which differences between two
+runs are beyond noise.
 """
 
 from browser_agent.eval.episode import Episode, SuiteEpisode, Verdict

@@ -1,15 +1,15 @@
-"""What the runner asks of an episode, whatever its kind: open the page and say the goal, tell when the
-page ended the episode, and judge how it ended. ``SuiteEpisode`` is a suite task's; ``MiniwobEpisode``
-(``miniwob.py``) a MiniWoB++ task's.
+"""What the runner asks of an episode, whatever its kind: the batch task it runs as, and its judge (open
+the page and say the goal, tell when the page ended the episode, judge how it ended; ``batch/judge.py``).
+``SuiteEpisode`` is a suite task's; ``MiniwobEpisode`` (``miniwob.py``) a MiniWoB++ task's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from pydantic import BaseModel
-
+from browser_agent.batch import TaskSpec
+from browser_agent.batch.judge import Judge, Verdict
 from browser_agent.browser import BrowserSession
 from browser_agent.eval.checks import run_checks
 from browser_agent.eval.suite import SuiteTask
@@ -18,17 +18,9 @@ from browser_agent.record import AgentHistory
 __all__ = ["Episode", "SuiteEpisode", "Verdict"]
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The judge's word on an episode: success, a reward, and why in one line."""
-
-    success: bool
-    reward: float
-    detail: str | None = None
-
-
-class Episode(Protocol):
-    """One episode to run: a task, a seed (or a repetition's number), and how it is judged."""
+class Episode(Judge, Protocol):
+    """One episode to run: a task, a seed (or a repetition's number), the batch task it runs as, and
+    the judge of how it ended (``Judge``'s ``open``, ``ended`` and ``verdict``)."""
 
     @property
     def name(self) -> str: ...
@@ -40,30 +32,9 @@ class Episode(Protocol):
     def seed(self) -> int: ...
 
     @property
-    def max_steps(self) -> int | None: ...
-
-    @property
-    def allowed_domains(self) -> tuple[str, ...] | None: ...
-
-    @property
-    def secrets(self) -> dict[str, Any] | None: ...
-
-    @property
-    def output_model(self) -> type[BaseModel] | None: ...
-
-    @property
-    def open_task_url(self) -> bool: ...
-
-    async def open(self, session: BrowserSession) -> str:
-        """Prepare the page (before the agent's first look) and return what the agent is told to do."""
-        ...
-
-    async def ended(self, session: BrowserSession) -> bool:
-        """Whether the page itself ended the episode (the agent is then stopped after its step)."""
-        ...
-
-    async def verdict(self, session: BrowserSession, history: AgentHistory) -> Verdict:
-        """Judge the episode from the browser as the agent left it and the run's history."""
+    def spec(self) -> TaskSpec:
+        """The batch task: its id ``<name>-<seed>`` (its history's file name), steps, fence, secrets,
+        answer's shape, and this episode as its ``judge``."""
         ...
 
 
@@ -87,28 +58,16 @@ class SuiteEpisode:
         return self.repetition
 
     @property
-    def max_steps(self) -> int | None:
-        return self.task.max_steps
+    def spec(self) -> TaskSpec:
+        # The episode opens the start page itself: one that does not load is the episode's error, not
+        # a step the model is charged with.
+        update = {"id": f"{self.name}-{self.seed}", "start_url": None, "judge": self}
+        return self.task.model_copy(update=update)
 
-    @property
-    def allowed_domains(self) -> tuple[str, ...] | None:
-        return self.task.allowed_domains
-
-    @property
-    def secrets(self) -> dict[str, Any] | None:
-        return self.task.secrets() or None
-
-    @property
-    def output_model(self) -> type[BaseModel] | None:
-        return self.task.output_model
-
-    @property
-    def open_task_url(self) -> bool:
-        return self.task.start_url is None
-
-    async def open(self, session: BrowserSession) -> str:
-        if self.task.start_url:
-            await session.navigate(self.task.start_url)
+    async def open(self, session: BrowserSession) -> str | None:
+        if not self.task.start_url:
+            return None  # the agent opens the address its task names, as a batch task's would
+        await session.navigate(self.task.start_url)
         return self.task.task
 
     async def ended(self, session: BrowserSession) -> bool:

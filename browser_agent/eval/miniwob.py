@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from browser_agent.batch import TaskSpec
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.watchdog import within
 from browser_agent.errors import UserError
@@ -169,20 +170,25 @@ class MiniwobEpisode:
     origin: str
     family: str = ""
     max_steps: int | None = None
-    secrets: dict[str, Any] | None = None
-    output_model: None = None
-    open_task_url: bool = False  # the utterance is the whole task; a web address in it is data
 
     @property
     def name(self) -> str:
         return self.task
 
     @property
-    def allowed_domains(self) -> tuple[str, ...]:
-        return (self.origin,)
+    def spec(self) -> TaskSpec:
+        """Fenced to the pages' site; the task said is the page's utterance (``open``)."""
+        return TaskSpec(
+            task=f"MiniWoB++ {self.task}, seed {self.seed}",
+            id=f"{self.task}-{self.seed}",
+            max_steps=self.max_steps,
+            allowed_domains=(self.origin,),
+            judge=self,
+        )
 
     async def open(self, session: BrowserSession) -> str:
-        """Load the task's page, start the seeded episode, and return its utterance."""
+        """Load the task's page, start the seeded episode, and return its utterance (the whole task: a
+        web address in it is data, not a page to open)."""
         await session.navigate(f"{self.origin}/miniwob/{self.task}.html")
         utterance = await within(session.page.evaluate(START_JS, self.seed), _PAGE_S)
         return str(utterance)

@@ -11,8 +11,8 @@ import pytest
 from playwright.async_api import Browser
 from pydantic import BaseModel
 
-from browser_agent import Agent, BrowserSession, Controller, UserError
-from browser_agent.batch import BatchOptions, TaskOutcome, TaskSpec, run_many
+from browser_agent import Agent, AgentHistory, AgentSettings, BrowserSession, Controller, UserError
+from browser_agent.batch import BatchOptions, TaskOutcome, TaskSpec, Verdict, run_many
 from browser_agent.controller import ActionContext
 from browser_agent.testing import ScriptedChatModel
 from tests.support.batch_policy import counter_policy
@@ -184,3 +184,52 @@ async def test_a_task_past_its_time_limit_is_stopped_and_says_so(
         options=BatchOptions(controller=controller, task_timeout_s=1.5),
     )
     assert stuck.error == "TimeoutError: still running after task_timeout_s=1.5 s; stopped."
+
+
+class VisitJudge:
+    """Opens the counter page itself and says the task; the episode ends, and succeeds, at two visits."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    async def open(self, session: BrowserSession) -> str:
+        await session.navigate(self.url)
+        return "Count the visits on this page"
+
+    async def ended(self, session: BrowserSession) -> bool:
+        return await self._visits(session) == "2"
+
+    async def verdict(self, session: BrowserSession, history: AgentHistory) -> Verdict:
+        visits = await self._visits(session)
+        return Verdict(visits == "2", 1.0 if visits == "2" else 0.0, f"visits={visits}")
+
+    async def _visits(self, session: BrowserSession) -> str:
+        return (await session.page.text_content("#visits") or "").rsplit(" ", 1)[-1]
+
+
+async def test_a_judged_task_is_opened_stopped_and_judged_by_its_judge(
+    browser: Browser, server: LocalServer
+) -> None:
+    specs = [
+        TaskSpec(task="unused", id="judged", judge=VisitJudge(counter(server, 5))),
+        TaskSpec(task="unused", id="judged-broken", judge=VisitJudge(counter(server, 6, "raise"))),
+        TaskSpec(task="Count", id="plain-broken", start_url=counter(server, 7, "raise")),
+    ]
+    outcomes: list[TaskOutcome] = []
+    await run_many(
+        specs,
+        llm=ScriptedChatModel(policy=counter_policy),
+        browser=browser,
+        options=BatchOptions(settings=AgentSettings(max_failures=1, retry_attempts=1)),
+        on_result=outcomes.append,
+    )
+    judged, broken, plain = sorted(outcomes, key=lambda o: o.index)
+    history = judged.history
+    assert judged.verdict == Verdict(True, 1.0, "visits=2") and judged.success
+    assert history.task == "Count the visits on this page", "the judge said the task"
+    assert [s.step for s in history.steps] == [1], "no step 0: the judge opened the page"
+    assert history.end_reason == "stopped" and not history.is_done(), "stopped when the page ended it"
+    # a run the model broke is judged all the same, its history saying how it ended; unjudged, it is an error
+    assert broken.verdict == Verdict(False, 0.0, "visits=1") and not broken.success
+    assert broken.history.error is None and broken.history.end_reason == "max_failures"
+    assert plain.verdict is None and (plain.history.error or "").startswith("AgentRunError: 1 steps failed")

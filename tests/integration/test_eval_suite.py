@@ -67,8 +67,9 @@ async def _run(
     with StaticSite(_site(tmp_path)) as site:
         suite = read_suite(_suite(tmp_path / "suite.jsonl", *tasks), site=site.origin)
         episodes = [SuiteEpisode(task) for task in suite]
-        settings = EvalOptions(concurrency=3, browsers=(browser,), **options)
-        return await run_episodes(episodes, model, tmp_path / "runs.jsonl", settings)
+        settings = EvalOptions(**options)
+        out = tmp_path / "runs.jsonl"
+        return await run_episodes(episodes, model, out, settings, concurrency=3, browser=browser)
 
 
 @pytest.mark.timeout(120)
@@ -155,7 +156,7 @@ def _looper(messages: list[BaseMessage]) -> dict[str, Any]:
             ScriptedChatModel(policy=lambda messages: "I will click the button."),
             {"settings": AgentSettings(tool_calling_method="raw", max_failures=1, max_corrections=1)},
         ),
-        ("timeout", ScriptedChatModel(policy=_stepper, latency_s=30), {"episode_timeout_s": 2.0}),
+        ("timeout", ScriptedChatModel(policy=_stepper, latency_s=30), {"task_timeout_s": 2.0}),
         (
             "error",
             ScriptedChatModel(policy=lambda messages: RuntimeError("the model broke")),

@@ -287,11 +287,10 @@ async def test_an_eval_suite_default_fences_episodes_without_their_own_list(
             return reply("go", go(f"{bad.origin}/eval"))
         return finish()
 
-    options = EvalOptions(
-        settings=AgentSettings(allowed_domains=(good.origin,)), browsers=(browser,), concurrency=1
-    )
+    options = EvalOptions(settings=AgentSettings(allowed_domains=(good.origin,)))
     episodes = [SuiteEpisode(task) for task in read_suite(suite)]
-    records = await run_episodes(episodes, ScriptedChatModel(policy=policy), tmp_path / "runs.jsonl", options)
+    model = ScriptedChatModel(policy=policy)
+    records = await run_episodes(episodes, model, tmp_path / "runs.jsonl", options, browser=browser)
     assert [r.steps for r in records] == [2, 2], records
     assert bad.requests == ["GET /eval"], "only the episode whose own list names the site reached it"
 

@@ -74,18 +74,22 @@ async def test_the_right_answers_pass_and_are_printed_on_the_page_and_a_wrong_on
             )
             for task in tasks
         ]
-        options = EvalOptions(concurrency=3, browsers=(browser,), max_steps=2)
+        options = EvalOptions(max_steps=2)
         right = await run_episodes(
             [SuiteEpisode(t) for t in printed],
             ScriptedChatModel(policy=_answering(tasks, right=True)),
             tmp_path / "right.jsonl",
             options,
+            concurrency=3,
+            browser=browser,
         )
         wrong = await run_episodes(
             [SuiteEpisode(t) for t in tasks[:2]],
             ScriptedChatModel(policy=_answering(tasks, right=False)),
             tmp_path / "wrong.jsonl",
             options,
+            concurrency=3,
+            browser=browser,
         )
     failed = [(r.task, r.detail) for r in right if not r.success]
     assert not failed

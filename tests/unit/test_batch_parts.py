@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from browser_agent import AgentHistory, BrowserConfig, UserError
 from browser_agent.batch import LocalExecutor, RayExecutor, TaskOutcome, TaskSpec, read_specs
@@ -18,8 +20,11 @@ from browser_agent.batch.options import BatchOptions, BatchSetup, browser_source
 from browser_agent.batch.spec import as_specs
 from browser_agent.batch.task_run import history_file
 from browser_agent.browser.launch import server_launch_headers
+from browser_agent.cli import main
 from browser_agent.cli.batch import finished_ids
+from browser_agent.eval import EpisodeRecord
 from browser_agent.extras import install_hint
+from browser_agent.output.progress import BATCH, EVAL, RunProgress, Words
 from browser_agent.testing import ScriptedChatModel
 
 
@@ -49,6 +54,7 @@ def test_a_task_file_reads_strings_and_objects_and_names_tasks_by_line(tmp_path:
         ("not json\n", "line 1, is not JSON"),
         ('{"id": "a", "task": "x"}\n{"id": "a", "task": "y"}\n', "share the id 'a'"),
         ("\n\n", "holds no task"),
+        ('{"task": "x", "judge": {"open": "() => 1"}}\n', "line 1: not a task \\(judge: Input should be"),
     ],
 )
 def test_a_bad_task_file_says_which_line(tmp_path: Path, content: str, message: str) -> None:
@@ -184,3 +190,67 @@ def test_the_ray_executor_without_ray_says_what_to_install(monkeypatch: pytest.M
         asyncio.run(RayExecutor().start(setup))
     with pytest.raises(UserError, match="at least one actor"):
         RayExecutor(actors=0)
+
+
+def _progress_lines(words: Words, ended: list[Any]) -> tuple[str, str]:
+    out = io.StringIO()
+    progress = RunProgress(3, Console(file=out, width=300, no_color=True), words, concurrency=2)
+    for item in ended:
+        (progress.task_ended if isinstance(item, TaskOutcome) else progress.episode_ended)(item)
+    return out.getvalue(), progress._counts()
+
+
+def test_one_progress_display_renders_a_batch_and_an_evaluation() -> None:
+    done = AgentHistory.model_validate(
+        {
+            "task": "t",
+            "steps": [
+                {"step": 1, "results": [{"is_done": True, "success": True, "extracted_content": "42"}]}
+            ],
+        }
+    )
+    lines, counts = _progress_lines(
+        BATCH, [TaskOutcome(0, "a", done, 1.5), TaskOutcome(1, "b", AgentHistory(), 2.0)]
+    )
+    assert lines.splitlines() == [
+        "done a in 1.5 s, 1 steps: 42",
+        "failed b in 2.0 s, 0 steps: ended without being done",
+    ]
+    assert counts.startswith("[green]1 done[/] · [red]1 failed[/] · 1 running · ") and " tasks/min" in counts
+    records = [
+        EpisodeRecord(task="click", seed=3, success=True, steps=2, seconds=4.0, detail="reward 1"),
+        EpisodeRecord(task="type", seed=0, success=False, failure="loop", detail="Loop: the same click"),
+    ]
+    lines, counts = _progress_lines(EVAL, records)
+    assert lines.splitlines() == [
+        "success click seed 3 in 4.0 s, 2 steps: reward 1",
+        "loop type seed 0 in 0.0 s, 0 steps: Loop: the same click",
+    ]
+    assert (
+        counts.startswith("[green]1 succeeded[/] · [red]1 failed[/] · 1 running · ")
+        and "episodes/min" in counts
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "flag", "message"),
+    [
+        ("batch", ["--task-timeout", "0"], "--task-timeout 0: give a number of seconds above 0."),
+        ("batch", ["--max-steps", "0"], "--max-steps 0: give at least 1."),
+        ("eval", ["--task-timeout", "-1"], "--task-timeout -1: give a number of seconds above 0."),
+        ("eval", ["--concurrency", "0"], "--concurrency 0: give at least 1."),
+    ],
+)
+def test_run_numbers_out_of_range_are_one_line_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, flag: list[str], message: str
+) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text('{"id": "a", "task": "x", "checks": [{"text": "a"}]}\n')
+    given = ["batch", str(tasks)] if command == "batch" else ["eval", "suite", str(tasks)]
+    out = tmp_path / "out.jsonl"
+    assert (
+        main([*given, "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--out", str(out), *flag])
+        == 2
+    )
+    assert capsys.readouterr().err == f"browser-agent {command}: {message}\n"
+    assert not out.exists()

@@ -12,13 +12,12 @@ from rich.console import Console
 
 from browser_agent.agent.halt import PAUSED_MESSAGE
 from browser_agent.batch import TaskOutcome
-from browser_agent.eval import runner
 from browser_agent.eval.episode import Verdict
+from browser_agent.eval.runner import episode_record
 from browser_agent.output import ConsoleReporter
 from browser_agent.output.console import make_console
 from browser_agent.output.html import render_html
 from browser_agent.record import AgentHistory, AgentStep, StepTimings, TokenUsage
-from browser_agent.testing import ScriptedChatModel
 from browser_agent.ui.saved_runs import list_runs
 from browser_agent.ui.timeline import run_end_event
 
@@ -223,9 +222,8 @@ def test_one_step_count_everywhere_for_a_run_with_a_step_0(tmp_path: Path) -> No
     assert (ended["steps"], ended["steps_label"]) == (2, "2 (+ step 0)")
     assert TaskOutcome(0, "one", history, 1.0).summary()["steps"] == 2
     episode = SimpleNamespace(name="t", family="f", seed=0)
-    kit = runner._Kit(llm=ScriptedChatModel(), options=runner.EvalOptions(), save_dir=tmp_path)
-    outcome = runner._Outcome(history=history, verdict=Verdict(True, 1.0))
-    assert runner._record(episode, kit, outcome).steps == 2  # type: ignore[arg-type]
+    outcome = TaskOutcome(0, "t-0", history, 1.0, verdict=Verdict(True, 1.0))
+    assert episode_record(episode, outcome).steps == 2  # type: ignore[arg-type]
 
 
 def test_the_summary_gives_the_runs_wall_time_when_it_was_recorded() -> None:
