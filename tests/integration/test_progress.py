@@ -62,7 +62,7 @@ async def test_a_slow_model_shows_the_step_running_then_step_0_and_the_steps_are
     assert "Step 1/3 · waiting for the model · 0 s" in running, running
     assert "Step 1/3 · waiting for the model · 1 s" in running, "the seconds count up while the model works"
     printed = _plain(out.getvalue())
-    assert f"  go_to_url(url='{start}') → Opened {start}" in printed, printed
+    assert f"  go_to_url(url='{start}', reload=False) → Opened {start}" in printed, printed
     assert re.search(r"[\r\n]Step 0 \(before the first step\) \d+\.\d s\n", printed), printed
     assert re.search(r"│\s*1 \(\+ step 0\)\s*│\s*done", printed), printed
     # the table shows one decimal: rounding keeps the order, so the wall time is never below the steps' sum
