@@ -214,24 +214,26 @@ def add_model_options(
     return group
 
 
-def _context_tokens(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of tokens") from None
-    if value < 1_000:
-        raise argparse.ArgumentTypeError(f"{text!r}: give at least 1000 tokens")
-    return value
+def _at_least(
+    kind: type[float] | type[int], low: float, unit: str, *, above: bool = False
+) -> Callable[[str], float]:
+    """An argparse type: a number of ``unit`` of at least ``low`` (above it, with ``above``), finite."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+        if not value >= low or (above and value == low) or value == float("inf"):  # NaN too
+            bound = f"above {low:g}" if above else f"at least {low:g}"
+            raise argparse.ArgumentTypeError(f"{text!r}: give {bound} {unit}")
+        return value
+
+    return parse
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
-    return value
+_seconds = _at_least(float, 0, "seconds", above=True)
+_context_tokens = _at_least(int, 1_000, "tokens")
 
 
 def model_options(args: argparse.Namespace) -> ModelOptions:

@@ -134,7 +134,7 @@ def test_step_timeout_is_shared_by_every_command_that_runs_an_agent(
         options = model_options(build_parser().parse_args([*argv, *common]))
         assert options.step_timeout_s == 300 and options.settings()["step_timeout_s"] == 300, argv
     assert model_options(build_parser().parse_args(["run", "t", "--model", "m"])).step_timeout_s == 120
-    for bad in ("0", "-1", "soon", "inf"):
+    for bad in ("0", "-1", "soon", "inf", "nan"):
         with pytest.raises(SystemExit):
             build_parser().parse_args(["run", "t", "--model", "m", "--step-timeout", bad])
         err = capsys.readouterr().err
