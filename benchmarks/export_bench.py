@@ -45,8 +45,8 @@ from benchmarks.workflow_bench import SOLD, Case, absent_cases, cases, judge, ju
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.controller import Controller
-from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
+from browser_agent.demo.walkthrough import RECORDED_RUN
 from browser_agent.export import ExportStep, LocatorCode, locate, render_script, steps_from_history
 from browser_agent.export.locators import py_string
 from browser_agent.playback import ReplayOptions, replay

@@ -24,8 +24,8 @@ from playwright.async_api import Browser
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.driver import acquire_driver, release_driver
 from browser_agent.browser.launch import launch_browser
-from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
+from browser_agent.demo.walkthrough import RECORDED_RUN
 from browser_agent.playback import ReplayOptions, ReplayReport
 from browser_agent.record import AgentHistory
 from browser_agent.workflow import Workflow, make_workflow, run_workflow

@@ -34,8 +34,8 @@ from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.driver import acquire_driver, release_driver
 from browser_agent.browser.launch import launch_browser
 from browser_agent.demo.catalog import PRODUCTS
-from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
+from browser_agent.demo.walkthrough import RECORDED_RUN
 from browser_agent.playback import ReplayOptions
 from browser_agent.record import AgentHistory
 from browser_agent.workflow import Workflow, make_workflow, run_workflow

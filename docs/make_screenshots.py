@@ -18,7 +18,7 @@ from playwright.async_api import async_playwright
 from browser_agent import Agent, AgentSettings, BrowserConfig, save_report
 from browser_agent.browser.chromium import chromium_args, find_chromium
 from browser_agent.demo.policy import DemoPolicy
-from browser_agent.demo.runner import TASK
+from browser_agent.demo.walkthrough import TASK
 from browser_agent.demo.site import DemoSite
 from browser_agent.testing import ScriptedChatModel
 

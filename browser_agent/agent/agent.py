@@ -36,7 +36,7 @@ from browser_agent.errors import AgentRunError, ModelError, ProviderUnreachableE
 from browser_agent.interrupts import run_interruptible
 from browser_agent.llm import TokenUsage
 from browser_agent.playback import ReplayOptions, ReplayReport, replay, replay_fence
-from browser_agent.playback.runner import Listener
+from browser_agent.playback.replayer import Listener
 from browser_agent.record import AgentHistory, AgentStep
 from browser_agent.sensitive import Secrets, SensitiveData
 

@@ -152,8 +152,8 @@ async def _run(
 ) -> list[TaskOutcome]:
     from browser_agent.agent import AgentSettings
     from browser_agent.batch import BatchOptions
+    from browser_agent.batch.many import run_batch
     from browser_agent.batch.options import BatchSetup
-    from browser_agent.batch.run import run_batch
 
     executor, llm = models
     flags = model_options(args)

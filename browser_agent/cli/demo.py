@@ -65,7 +65,7 @@ def add_parser(subparsers: Any) -> None:
 def _main(args: argparse.Namespace) -> int:
     if args.serve:
         return _serve(args)
-    from browser_agent.demo.runner import RECORDED_RUN, record_demo, replay_demo, run_live_demo
+    from browser_agent.demo.walkthrough import RECORDED_RUN, record_demo, replay_demo, run_live_demo
     from browser_agent.interrupts import run_interruptible
 
     if args.port != DEMO_PORT:

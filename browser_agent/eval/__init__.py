@@ -9,8 +9,8 @@ runs are beyond noise.
 
 from browser_agent.eval.episode import Episode, SuiteEpisode, Verdict
 from browser_agent.eval.episode_record import FAILURE_KINDS, EpisodeRecord, FailureKind, read_records
+from browser_agent.eval.evaluation import EvalOptions, pending, run_episodes
 from browser_agent.eval.miniwob import FAMILIES, MiniwobEpisode, miniwob_folder, miniwob_tasks
-from browser_agent.eval.runner import EvalOptions, pending, run_episodes
 from browser_agent.eval.static_site import StaticSite
 from browser_agent.eval.suite import Check, SuiteTask, read_suite
 

@@ -16,7 +16,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from browser_agent import artifacts
-from browser_agent.playback.runner import ReplayedAction, ReplayReport
+from browser_agent.playback.replayer import ReplayedAction, ReplayReport
 from browser_agent.record import ActionCall, AgentHistory, AgentStep
 from browser_agent.reid import Fingerprint
 

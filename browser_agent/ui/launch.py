@@ -26,7 +26,7 @@ from browser_agent.defaults import DEFAULT_MAX_STEPS
 from browser_agent.errors import AgentRunError, UserError
 from browser_agent.output import save_report
 from browser_agent.playback import ReplayOptions, replay_fence
-from browser_agent.playback.runner import ReplayedAction
+from browser_agent.playback.replayer import ReplayedAction
 from browser_agent.record import AgentHistory, describe_call
 from browser_agent.sensitive import SensitiveData
 from browser_agent.ui.ask_human import HumanChannel, with_ask_human

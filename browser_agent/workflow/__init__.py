@@ -5,7 +5,7 @@ written as a plain Playwright script whose inputs keep their names (``export_wor
 from browser_agent.workflow.export import export_workflow, steps_from_workflow
 from browser_agent.workflow.make import make_workflow
 from browser_agent.workflow.model import Workflow, WorkflowInput, WorkflowStep
-from browser_agent.workflow.run import retarget, run_workflow, workflow_history
+from browser_agent.workflow.rerun import retarget, run_workflow, workflow_history
 
 __all__ = [
     "Workflow",

@@ -15,12 +15,12 @@ from typing import Any
 
 from browser_agent.playback import ReplayReport
 from browser_agent.playback.heal import HealRecord, StepChange, step_change
-from browser_agent.playback.runner import ReplayedAction
+from browser_agent.playback.replayer import ReplayedAction
 from browser_agent.record import ActionCall
 from browser_agent.reid import Fingerprint
 from browser_agent.reid.labels import label_shown, norm
 from browser_agent.workflow.model import Workflow, WorkflowStep
-from browser_agent.workflow.run import retarget
+from browser_agent.workflow.rerun import retarget
 
 __all__ = ["healed_workflow"]
 

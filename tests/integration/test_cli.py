@@ -83,7 +83,7 @@ def test_user_mistakes_are_one_line_with_exit_2(
     args: list[str], needle: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     if args[0] == "replay" and args[1] == "x.json":
-        from browser_agent.demo.runner import RECORDED_RUN
+        from browser_agent.demo.walkthrough import RECORDED_RUN
 
         args = ["replay", str(RECORDED_RUN), *args[2:]]
     assert main(args) == 2

@@ -17,8 +17,8 @@ from browser_agent import Agent, BrowserSession
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.browser.chromium import find_chromium
 from browser_agent.cli import main as cli_main
-from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
+from browser_agent.demo.walkthrough import RECORDED_RUN
 from browser_agent.testing import PageServer, ScriptedChatModel, find_index
 
 SECRET = "hunter2-Xq9!zz"

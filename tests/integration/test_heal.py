@@ -16,8 +16,8 @@ from playwright.async_api import Browser
 from browser_agent import BrowserConfig, BrowserSession, ReplayOptions, Workflow, make_workflow, run_workflow
 from browser_agent.cli import main_async
 from browser_agent.cli.options import ModelOptions
-from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
+from browser_agent.demo.walkthrough import RECORDED_RUN
 from browser_agent.playback import ReplayReport
 from browser_agent.playback.rescue import LOOKS
 from browser_agent.record import AgentHistory

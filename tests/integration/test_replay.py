@@ -22,7 +22,7 @@ from browser_agent import (
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.cli import main as cli_main
 from browser_agent.cli import main_async
-from browser_agent.demo.runner import replay_demo
+from browser_agent.demo.walkthrough import replay_demo
 from browser_agent.testing import ScriptedChatModel, find_index
 
 
@@ -142,7 +142,7 @@ async def test_demo_replays_the_recorded_purchase(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("driver")
 async def test_cli_replay_runs_a_saved_history(server, tmp_path: Path) -> None:
-    from browser_agent.demo.runner import RECORDED_RUN
+    from browser_agent.demo.walkthrough import RECORDED_RUN
 
     assert await main_async(["demo", "--seed", "5", "--history", str(RECORDED_RUN)]) == 0
 

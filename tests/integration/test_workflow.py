@@ -21,8 +21,8 @@ from browser_agent import (
     run_workflow,
 )
 from browser_agent.cli import main_async
-from browser_agent.demo.runner import RECORDED_RUN
 from browser_agent.demo.site import DemoSite, Order
+from browser_agent.demo.walkthrough import RECORDED_RUN
 from browser_agent.record import AgentHistory
 from browser_agent.testing import ScriptedChatModel, find_index
 

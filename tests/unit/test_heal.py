@@ -9,7 +9,7 @@ import pytest
 
 from browser_agent import artifacts
 from browser_agent.controller import ActionResult
-from browser_agent.demo.runner import RECORDED_RUN
+from browser_agent.demo.walkthrough import RECORDED_RUN
 from browser_agent.playback import ReplayedAction, ReplayReport
 from browser_agent.playback.heal import healed_path
 from browser_agent.playback.rescue import Rescue

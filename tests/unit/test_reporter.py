@@ -13,7 +13,7 @@ from rich.console import Console
 from browser_agent.agent.halt import PAUSED_MESSAGE
 from browser_agent.batch import TaskOutcome
 from browser_agent.eval.episode import Verdict
-from browser_agent.eval.runner import episode_record
+from browser_agent.eval.evaluation import episode_record
 from browser_agent.output import ConsoleReporter
 from browser_agent.output.console import make_console
 from browser_agent.output.html import render_html

@@ -11,7 +11,7 @@ import pytest
 
 from browser_agent import UserError, Workflow, make_workflow
 from browser_agent.controller import ActionResult
-from browser_agent.demo.runner import RECORDED_RUN
+from browser_agent.demo.walkthrough import RECORDED_RUN
 from browser_agent.record import ActionCall, AgentHistory, AgentStep, StepOutput
 from browser_agent.reid import Fingerprint
 from browser_agent.workflow import retarget, workflow_history

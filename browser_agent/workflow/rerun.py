@@ -22,7 +22,7 @@ from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom.models import DomSnapshot
 from browser_agent.errors import DomainNotAllowedError, UserError
 from browser_agent.playback import ReplayOptions, ReplayReport, replay, replay_fence
-from browser_agent.playback.runner import Chooser, Listener
+from browser_agent.playback.replayer import Chooser, Listener
 from browser_agent.record import ActionCall, AgentHistory, AgentStep, StepOutput
 from browser_agent.reid import Fingerprint
 from browser_agent.reid.labels import norm

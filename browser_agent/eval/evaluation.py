@@ -15,8 +15,8 @@ from pathlib import Path
 
 from browser_agent import artifacts
 from browser_agent.batch import BatchOptions, LocalExecutor, TaskOutcome
+from browser_agent.batch.many import run_batch
 from browser_agent.batch.options import BatchSetup, BrowserSource, LlmSource, browser_sources
-from browser_agent.batch.run import run_batch
 from browser_agent.errors import UserError, first_line
 from browser_agent.eval.episode import Episode, Verdict
 from browser_agent.eval.episode_record import (
