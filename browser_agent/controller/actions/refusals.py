@@ -8,7 +8,7 @@ times in a row on a page whose tabs were elements. What it is told names the ele
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from playwright.async_api import ElementHandle
 
@@ -146,13 +146,20 @@ async def check_typeable(
     kind = "select" if node.select_id else str(await handle.evaluate(_TYPING_KIND_JS))
     if not kind:
         return
-    fields = [n for n in fields_of(snapshot) if n.index != index]
-    where = (
-        "input_text types into fields: " + ", ".join(said(n, redact) for n in _nearest(fields, index))
-        if fields
-        else "this page shows no field to type into"
+    where = _others(
+        fields_of(snapshot), index, redact, "input_text types into fields: ", "no field to type into"
     )
     raise ActionError(f"element {index} is {_kind_words(kind, node, redact)}: {_USE[kind]}; {where}.")
+
+
+def _others(
+    nodes: Sequence[ElementNode], index: int, redact: Callable[[str], str], lead: str, none: str
+) -> str:
+    """The elements of ``nodes`` nearest ``index`` (not itself) after ``lead``, or that there are none."""
+    others = [n for n in nodes if n.index != index]
+    if not others:
+        return f"this page shows {none}"
+    return lead + ", ".join(said(n, redact) for n in _nearest(others, index))
 
 
 async def check_listable(
@@ -168,11 +175,6 @@ async def check_listable(
     kind = str(await handle.evaluate(_LIST_KIND_JS))
     if not kind:
         return
-    lists = [n for n in lists_of(snapshot) if n.index != index]
-    where = (
-        "lists here: " + ", ".join(said(n, redact) for n in _nearest(lists, index))
-        if lists
-        else "this page shows no list"
-    )
+    where = _others(lists_of(snapshot), index, redact, "lists here: ", "no list")
     what = "a text field" if kind == "field" else _kind_words(kind, node, redact)
     raise ActionError(f"element {index} is {what}, not a list: {_USE[kind]}; {where}.")
