@@ -119,7 +119,11 @@ async def _select_wrapped(
     await native.evaluate(_SET_AND_FIRE_JS, options.index(match))
     if await widget.evaluate(_SHOWS_JS, match):
         return match
-    driven = await _click_drawn_option(widget, native, match) or await listbox.choose(widget, match)
+    # A widget without ARIA roles (selectric) by its drawn option; else, or when that did not take (a list
+    # opened on a timer, tom-select's, was seen taking the click late under load), as a listbox.
+    if await _click_drawn_option(widget, native, match) is not None and await _shows_soon(widget, match):
+        return match
+    driven = await listbox.choose(widget, match)
     if driven is None or not await _shows_soon(widget, match):
         raise ActionError(
             f"element {index} is a dropdown widget that did not take {quote(match)} (its options could not "
