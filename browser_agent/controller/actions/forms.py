@@ -150,16 +150,27 @@ _DRAWN_OPTION_JS = """(widget, [select, text]) => {
 
 
 async def _click_drawn_option(widget: ElementHandle, native: ElementHandle, text: str) -> str | None:
-    """Click the option a widget drew for ``text`` (its list opened by a click first when it is shut)."""
-    for attempt in range(2):
-        found = await widget.evaluate_handle(_DRAWN_OPTION_JS, [native, text])
-        option = found.as_element()
-        if option is not None:
-            await option.click()
-            return text
-        if attempt == 0:
-            await widget.click()
-    return None
+    """Click the option a widget drew for ``text``; when its list is shut, open it with a click and wait
+    for the option to be drawn (tom-select draws its list on a timer, late on a busy machine)."""
+    found = await widget.evaluate_handle(_DRAWN_OPTION_JS, [native, text])
+    if found.as_element() is None:
+        frame = await widget.owner_frame()
+        if frame is None:
+            return None
+        await widget.click()
+        try:
+            found = await frame.wait_for_function(
+                f"([el, select, text]) => ({_DRAWN_OPTION_JS})(el, [select, text])",
+                arg=[widget, native, text],
+                timeout=_REDRAW_TIMEOUT_MS,
+            )
+        except PlaywrightTimeoutError:
+            return None
+    option = found.as_element()
+    if option is None:
+        return None
+    await option.click()
+    return text
 
 
 async def _shows_soon(widget: ElementHandle, text: str) -> bool:
