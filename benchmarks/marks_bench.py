@@ -27,7 +27,7 @@ from typing import Any
 from browser_agent import BrowserConfig
 from browser_agent.browser.marks import layout_marks
 from browser_agent.browser.session import BrowserSession
-from browser_agent.dom.models import ElementNode, Rect
+from browser_agent.dom.snapshot import ElementNode, Rect
 from tests.support.server import LocalServer
 
 VIEW = (1280.0, 800.0)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.record import ActionCall, describe_call
 
 __all__ = ["MAX_REPEATS", "LoopWatch", "loop_error", "page_key", "repeat_warning"]

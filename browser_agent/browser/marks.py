@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from playwright.async_api import Page
 
 from browser_agent.browser.playwright_errors import PlaywrightError
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect
 
 __all__ = ["OVERLAY_ID", "Mark", "drawn_marks", "layout_marks"]
 

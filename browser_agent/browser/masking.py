@@ -28,7 +28,7 @@ from browser_agent.browser.mask_boxes import shown_secrets
 from browser_agent.browser.mask_frames import Box, FrameRead, call, frames_of, measure, read
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.browser.watchdog import bounded
-from browser_agent.dom.models import DomSnapshot
+from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.errors import ActionTimeoutError, BrowserError
 
 __all__ = [

@@ -31,7 +31,7 @@ from browser_agent.browser.tabs import TabRegistry
 from browser_agent.browser.watchdog import bounded, responds, within
 from browser_agent.dom.extractor import WHOLE_PAGE, ExtractOptions, extract_snapshot
 from browser_agent.dom.instrument import instrument_pages
-from browser_agent.dom.models import DomSnapshot
+from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.errors import (
     ActionTimeoutError,
     BrowserError,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from browser_agent.dom.models import DomSnapshot
+from browser_agent.dom.snapshot import DomSnapshot
 
 __all__ = ["BrowserState", "TabInfo"]
 

@@ -15,7 +15,7 @@ from playwright.async_api import ElementHandle, Page
 from browser_agent.browser import BrowserSession
 from browser_agent.defaults import DEFAULT_SEARCH_ENGINE_URL
 from browser_agent.dom.handles import element_handle
-from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError, ElementNotFoundError
 from browser_agent.sensitive import Secrets
 

@@ -20,11 +20,11 @@ from browser_agent import reid
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.domains import is_url_allowed
 from browser_agent.browser.watchdog import within
+from browser_agent.controller.action_types import ActionModel, ActionResult
 from browser_agent.controller.actions import register_builtins
 from browser_agent.controller.actions.done import register_structured_done
 from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionContext, ControllerSettings
 from browser_agent.controller.execution import execute
-from browser_agent.controller.models import ActionModel, ActionResult
 from browser_agent.controller.registry import RegisteredAction, Registry
 from browser_agent.controller.schema import action_union, describe_action, parse_action
 from browser_agent.errors import ActionError, ActionTimeoutError

@@ -14,11 +14,11 @@ from typing import Any
 from playwright.async_api import Frame
 
 from browser_agent.browser.domains import matches_any, origin_of
+from browser_agent.controller.action_types import ActionModel, ActionResult
 from browser_agent.controller.context import ActionContext
-from browser_agent.controller.models import ActionModel, ActionResult
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import RegisteredAction
-from browser_agent.dom.models import ElementNode
+from browser_agent.dom.snapshot import ElementNode
 from browser_agent.errors import ActionError, UserError
 
 __all__ = ["execute"]

@@ -14,7 +14,7 @@ from typing import Any, Literal, TypeVar, cast
 from pydantic import BaseModel, create_model
 
 from browser_agent.browser.domains import matches_domain
-from browser_agent.controller.models import ActionModel
+from browser_agent.controller.action_types import ActionModel
 from browser_agent.controller.placeholders import Placeholders, placeholder_uses
 from browser_agent.controller.signature import Injected, ParamSpec, inspect_function
 from browser_agent.errors import UserError

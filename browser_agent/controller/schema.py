@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from browser_agent.controller.models import ActionModel
+from browser_agent.controller.action_types import ActionModel
 from browser_agent.errors import UserError
 
 __all__ = ["action_union", "describe_action", "parse_action"]

@@ -3,8 +3,8 @@
 from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.instrument import instrument_pages
-from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 from browser_agent.dom.serializer import render
+from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 
 __all__ = [
     "Cell",

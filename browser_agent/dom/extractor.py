@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
-from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
+from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 from browser_agent.dom.text_limits import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, Recut
 from browser_agent.dom.wire import WireElement, WireItem, WirePanel
 

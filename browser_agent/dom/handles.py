@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.async_api import ElementHandle
 from playwright.async_api import Error as PlaywrightError
 
-from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ElementNotFoundError
 
 __all__ = ["element_handle", "select_behind"]

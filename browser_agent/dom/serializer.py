@@ -11,7 +11,7 @@ most ``TABLE_ROWS`` rows per table; with a modal dialog open, one line says only
 
 from __future__ import annotations
 
-from browser_agent.dom.models import Cell, DomSnapshot, ElementNode, PanelScroll, ScrollInfo, TextNode
+from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, ScrollInfo, TextNode
 
 __all__ = ["TABLE_ROWS", "render", "render_element"]
 

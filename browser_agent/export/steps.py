@@ -1,5 +1,5 @@
 """What an export reads: one ``ExportStep`` per recorded action, from a saved history (here) or a workflow
-(``browser_agent.workflow.export``). The script writer sees only these, never the record itself."""
+(``browser_agent.workflow.to_script``). The script writer sees only these, never the record itself."""
 
 from __future__ import annotations
 

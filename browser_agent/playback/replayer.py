@@ -20,7 +20,7 @@ from browser_agent import artifacts, reid
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.fence_rule import FenceSource, resolve_fence
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.dom.models import DomSnapshot
+from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.playback.rescue import Rescue, rescue_step
 from browser_agent.record import ActionCall, AgentHistory, AgentStep
 from browser_agent.reid import Fingerprint, LocateResult

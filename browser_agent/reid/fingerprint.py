@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, TextNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.reid.generated import is_generated_token
 from browser_agent.reid.groups import distinct_card_labels
 from browser_agent.reid.identity import (

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.reid.labels import item_label, label_shown
 
 __all__ = ["CardIndex", "CardLabels", "card_depth", "distinct_card_labels"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from browser_agent.dom.models import ElementNode, TextNode
+from browser_agent.dom.snapshot import ElementNode, TextNode
 
 __all__ = ["item_label", "label_shown", "norm"]
 

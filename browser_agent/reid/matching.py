@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.reid.fingerprint import raw_fingerprint
 from browser_agent.reid.groups import CardIndex
 from browser_agent.reid.identity import Fingerprint, identity_conflict

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from browser_agent.dom.models import DomSnapshot
+from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.record import AgentHistory, AgentStep, describe_call, describe_outcome
 from browser_agent.ui.viewers import Event
 

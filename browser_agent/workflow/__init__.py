@@ -2,10 +2,10 @@
 versioned JSON file (``Workflow``), run with other values through the replay (``run_workflow``), or
 written as a plain Playwright script whose inputs keep their names (``export_workflow``)."""
 
-from browser_agent.workflow.export import export_workflow, steps_from_workflow
 from browser_agent.workflow.make import make_workflow
 from browser_agent.workflow.model import Workflow, WorkflowInput, WorkflowStep
 from browser_agent.workflow.rerun import retarget, run_workflow, workflow_history
+from browser_agent.workflow.to_script import export_workflow, steps_from_workflow
 
 __all__ = [
     "Workflow",

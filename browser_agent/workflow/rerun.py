@@ -19,7 +19,7 @@ from browser_agent.browser import BrowserSession
 from browser_agent.browser.addresses import address_fault
 from browser_agent.browser.domains import check_url_allowed
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.dom.models import DomSnapshot
+from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.errors import DomainNotAllowedError, UserError
 from browser_agent.playback import ReplayOptions, ReplayReport, replay, replay_fence
 from browser_agent.playback.replayer import Chooser, Listener

@@ -15,7 +15,7 @@ from playwright.async_api import Browser
 from browser_agent.browser import BrowserConfig, BrowserSession, BrowserState
 from browser_agent.browser.watchdog import responds, within
 from browser_agent.controller import Controller
-from browser_agent.dom.models import TextNode
+from browser_agent.dom.snapshot import TextNode
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 

@@ -12,7 +12,7 @@ from typing import Any
 from browser_agent import Agent, AgentSettings, BrowserSession
 from browser_agent.browser.marks import OVERLAY_ID, drawn_marks, layout_marks
 from browser_agent.dom import render
-from browser_agent.dom.models import Rect
+from browser_agent.dom.snapshot import Rect
 from browser_agent.testing import ScriptedChatModel
 
 # Keeps a copy of every tag of every marks overlay the page is given, as the page laid it out.
@@ -79,7 +79,7 @@ async def test_tags_match_the_text_indices_and_cover_no_other_element(
 
 
 def test_layout_keeps_tags_apart_on_a_crowded_page() -> None:
-    from browser_agent.dom.models import ElementNode
+    from browser_agent.dom.snapshot import ElementNode
 
     nodes = [
         ElementNode(

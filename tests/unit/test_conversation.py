@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from browser_agent.agent.conversation import Conversation, estimate_tokens
 from browser_agent.browser.state import BrowserState, TabInfo
-from browser_agent.dom.models import DomSnapshot, ScrollInfo
+from browser_agent.dom.snapshot import DomSnapshot, ScrollInfo
 from browser_agent.record import AgentStep
 from browser_agent.sensitive import Secrets
 

@@ -20,7 +20,7 @@ from browser_agent.browser.chromium import Candidates, find_chromium
 from browser_agent.browser.domains import blocked_message
 from browser_agent.cli import build_parser
 from browser_agent.cli.inspect import _target as inspect_target
-from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import BrowserAgentError, NotAModelServerError, ProviderUnreachableError
 from browser_agent.llm.retry import to_model_error
 from browser_agent.models import chat_model

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
 from browser_agent.reid.fingerprint import (
     Fingerprint,
     fingerprint_of,

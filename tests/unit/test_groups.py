@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect, ScrollInfo, TextNode
 from browser_agent.reid.fingerprint import Fingerprint, fingerprint_of
 from browser_agent.reid.groups import CardIndex, card_depth
 from browser_agent.reid.matching import locate

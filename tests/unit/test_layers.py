@@ -209,14 +209,14 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     assert _imported_layers(sample) == {"agent", "controller"}
 
 
-# Inside reid, data flows one way: labels -> groups/identity -> fingerprint -> matching (dom's models and
+# Inside reid, data flows one way: labels -> groups/identity -> fingerprint -> matching (dom's snapshot types and
 # the record's Fingerprint below).
 REID_FLOW: dict[str, set[str]] = {
-    "labels": {"dom.models"},
-    "groups": {"reid.labels", "dom.models"},
+    "labels": {"dom.snapshot"},
+    "groups": {"reid.labels", "dom.snapshot"},
     "identity": {"reid.labels", "record.fingerprint"},
-    "fingerprint": {"reid.generated", "reid.groups", "reid.identity", "reid.labels", "dom.models"},
-    "matching": {"reid.fingerprint", "reid.groups", "reid.identity", "reid.labels", "dom.models"},
+    "fingerprint": {"reid.generated", "reid.groups", "reid.identity", "reid.labels", "dom.snapshot"},
+    "matching": {"reid.fingerprint", "reid.groups", "reid.identity", "reid.labels", "dom.snapshot"},
 }
 
 

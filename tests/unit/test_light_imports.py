@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from browser_agent.controller import ActionResult
-from browser_agent.dom.models import ElementNode, Rect
+from browser_agent.dom.snapshot import ElementNode, Rect
 from browser_agent.record import AgentHistory, AgentStep, Fingerprint, RecordedResult, TokenUsage
 
 SAVED = Path(__file__).parents[1] / "fixtures" / "history_v2_main.json"

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browser_agent.browser.marks import TAG_HEIGHT, Mark, _candidates, layout_marks
-from browser_agent.dom.models import ElementNode, Rect
+from browser_agent.dom.snapshot import ElementNode, Rect
 
 VIEW = (1280.0, 800.0)
 

@@ -13,7 +13,7 @@ from browser_agent.browser import BrowserState, TabInfo
 from browser_agent.cli import main
 from browser_agent.cli.mcp import load_controller
 from browser_agent.cli.secret_files import load_secrets
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect, TextNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect, TextNode
 from browser_agent.mcp import BrowserTools, McpServerConfig
 from browser_agent.mcp.page_view import view_text
 

@@ -3,7 +3,7 @@ and badge), and which clicks are choices among options: pure functions on finger
 
 from __future__ import annotations
 
-from browser_agent.dom.models import DomSnapshot, ElementNode, Rect
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect
 from browser_agent.reid import Fingerprint
 from browser_agent.workflow.choose import ItemChoice, split_at
 from browser_agent.workflow.naming import choice_control

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, create_model
 
-from browser_agent.controller.models import ActionResult
+from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
 

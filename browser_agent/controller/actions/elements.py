@@ -7,15 +7,15 @@ import contextlib
 from playwright.async_api import ElementHandle, Page
 
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
+from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.refusals import check_typeable
 from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.typed_fields import put_value
 from browser_agent.controller.context import ActionContext
-from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
-from browser_agent.dom.models import ElementNode
+from browser_agent.dom.snapshot import ElementNode
 from browser_agent.errors import ActionError
 
 __all__ = ["click_element", "hover", "input_text", "register", "send_keys", "upload_file"]

@@ -9,9 +9,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.json_schema import model_from_schema
-from browser_agent.controller.models import ActionResult
 from browser_agent.controller.passages import Ranking, best_passages
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from playwright.async_api import ElementHandle
 
-from browser_agent.dom.models import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
 __all__ = ["check_listable", "check_typeable", "fields_of", "label_of", "lists_of", "page_tabs", "said"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.refusals import label_of, page_tabs
 from browser_agent.controller.context import ActionContext
-from browser_agent.controller.models import ActionResult
 from browser_agent.controller.registry import Registry
 from browser_agent.errors import TabClosedError
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, InstanceOf
 
-from browser_agent.dom.models import ElementNode
+from browser_agent.dom.snapshot import ElementNode
 from browser_agent.record.fingerprint import Fingerprint
 from browser_agent.record.result import RecordedResult
 from browser_agent.record.usage import TokenUsage
