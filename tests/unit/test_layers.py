@@ -209,7 +209,7 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     assert _imported_layers(sample) == {"agent", "controller"}
 
 
-# Inside reid, data flows one way: labels -> groups/identity -> fingerprint -> matching (dom's snapshot types and
+# Inside reid, data flows one way: labels -> groups/identity -> fingerprint -> matching (dom's snapshot and
 # the record's Fingerprint below).
 REID_FLOW: dict[str, set[str]] = {
     "labels": {"dom.snapshot"},
