@@ -53,7 +53,7 @@ class LoopWatch:
         earlier = self._seen.setdefault(key, [])
         before = list(earlier)
         earlier.append(step)
-        if len(actions) == 1 and isinstance(index := actions[0].params.get("index"), int):
+        if len(actions) == 1 and (index := actions[0].element_index()) is not None:
             self._alone.setdefault(page, set()).add((actions[0].name, index))
         return before
 

@@ -17,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from browser_agent import reid
+from browser_agent.action_specs import Renderer
 from browser_agent.browser import BrowserSession
 from browser_agent.browser.domains import is_url_allowed
 from browser_agent.browser.watchdog import within
@@ -25,7 +26,7 @@ from browser_agent.controller.actions import register_builtins
 from browser_agent.controller.actions.done import register_structured_done
 from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionContext, ControllerSettings
 from browser_agent.controller.execution import execute
-from browser_agent.controller.registry import RegisteredAction, Registry
+from browser_agent.controller.registry import InputRules, RegisteredAction, Registry
 from browser_agent.controller.schema import action_union, describe_action, parse_action
 from browser_agent.errors import ActionError, ActionTimeoutError
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
@@ -66,9 +67,15 @@ class Controller:
         *,
         name: str | None = None,
         override: bool = False,
+        export: Renderer[Any] | None = None,
+        inputs: InputRules | None = None,
     ) -> Callable[[F], F]:
-        """Register an action (``override=True`` replaces one of the same name); see ``Registry.action``."""
-        return self.registry.action(description, param_model, domains, name=name, override=override)
+        """Register an action (``override=True`` replaces one of the same name; ``export=`` says how the
+        Playwright export writes it, ``inputs=`` which parameters are workflow inputs); see
+        ``Registry.action``."""
+        return self.registry.action(
+            description, param_model, domains, name=name, override=override, export=export, inputs=inputs
+        )
 
     def with_output_model(self, output_model: type[BaseModel]) -> Controller:
         """A copy of this controller whose ``done`` takes ``data: output_model`` (validated) instead of text.

@@ -5,32 +5,17 @@ A parameter is marked with ``typing.Annotated``::
 
     async def ask_support(question: Annotated[str, Placeholders.KEPT], ctx: ActionContext) -> str: ...
 
-Unmarked parameters are ``TYPED``, except one named ``url``, which is a ``URL``.
+Unmarked parameters are ``TYPED``, except one named ``url``, which is a ``URL``. The mark itself is
+declared with the actions' specs (``browser_agent.action_specs``), whose parameter models carry it.
 """
 
 from __future__ import annotations
 
-import enum
-
 from pydantic import BaseModel
 
+from browser_agent.action_specs.placeholders import Placeholders
+
 __all__ = ["Placeholders", "placeholder_uses"]
-
-
-class Placeholders(enum.Enum):
-    """How the placeholders of one parameter are filled.
-
-    Attributes:
-        TYPED: The text goes into the page: filled, a scoped secret only when the frame of the
-            action's element (``index``), or the tab when the action has none, is on its sites.
-        URL: The text is an address the browser opens: filled, a scoped secret only when the address
-            itself, once filled, is on its sites.
-        KEPT: The text goes to a model or to the user, never to a page: placeholders stay as they are.
-    """
-
-    TYPED = "typed"
-    URL = "url"
-    KEPT = "kept"
 
 
 def placeholder_uses(params: type[BaseModel]) -> dict[str, Placeholders]:

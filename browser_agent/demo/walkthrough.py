@@ -15,6 +15,7 @@ from pathlib import Path
 from langchain_core.language_models import BaseChatModel
 from rich.console import Console
 
+from browser_agent.action_specs.navigation import GO_TO_URL
 from browser_agent.agent import Agent, AgentSettings
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import Controller
@@ -48,8 +49,8 @@ def _shop(url: str | None, seed: int | None = None) -> Iterator[str]:
 def _recorded_root(history: AgentHistory) -> str | None:
     for step in history.steps:
         for action in step.actions:
-            if action.name == "go_to_url":
-                return str(action.params["url"])
+            if action.name == GO_TO_URL.name:
+                return GO_TO_URL.params_of(action).url
     return None
 
 

@@ -1,5 +1,8 @@
 """Each recorded action as lines of plain Playwright (sync API), inside the body of ``run(page, ...)``.
 
+What an action writes is its spec's (``ActionSpec.export`` in ``browser_agent.action_specs``, a custom
+action's included); this module gives the spec's renderer what it writes with (``Script``: the element's
+locator, inputs, literals) and leaves out, with a warning, an action that has no export.
 The steps come checked (``browser_agent.export.params``): every value is of the type its action takes.
 What the recording said (a value, a name, an address) is written only as a literal (``py_string``);
 comments hold only our own words.
@@ -8,27 +11,21 @@ comments hold only our own words.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
-from browser_agent.defaults import DEFAULT_SEARCH_ENGINE_URL
+from browser_agent.action_specs import spec_of
 from browser_agent.export.inputs import Inputs
 from browser_agent.export.literals import py_string
 from browser_agent.export.locators import LocatorCode, locate
 from browser_agent.export.steps import ExportStep
+from browser_agent.record import Fingerprint
 
-__all__ = ["TAB_ACTIONS", "Locate", "StepWriter", "robust_locator"]
+__all__ = ["Locate", "StepWriter", "robust_locator", "uses_tabs"]
 
 Locate = Callable[[ExportStep], LocatorCode]
-TAB_ACTIONS = frozenset({"open_tab", "switch_tab", "close_tab"})
 _INDENT = "    "
 _WIDTH = 110
-_READING = frozenset({"extract_content", "page_markdown", "get_dropdown_options"})
-_ON_ELEMENTS = frozenset(
-    {"click_element", "input_text", "select_dropdown_option", "hover", "upload_file", "scroll"}
-)
-_SCROLL_PX = 720  # one screen of Playwright's default viewport
 
 
 def robust_locator(step: ExportStep) -> LocatorCode:
@@ -39,6 +36,16 @@ def robust_locator(step: ExportStep) -> LocatorCode:
     if step.frame is not None and step.frame != found.frame_path:
         found = replace(found, frame_path=step.frame)
     return locate(found, step.shown_name, named_by=step.named_by)
+
+
+def uses_tabs(action: str) -> bool:
+    """Whether the script keeps its list of tabs for ``action`` (it opens, switches or closes one)."""
+    spec = spec_of(action)
+    return spec is not None and spec.tabs
+
+
+class _NoElement(Exception):
+    """The step's renderer asked for its element, and the run recorded none."""
 
 
 @dataclass(slots=True)
@@ -67,76 +74,26 @@ class StepWriter:
         return [_INDENT + line if line else "" for line in body]
 
     def _action(self, step: ExportStep, where: str) -> list[str]:
-        simple = self._simple(step)
-        if simple is not None:
-            return simple
-        if step.action in _READING:
-            return [f"# the agent read the page here ({step.action}): nothing to do in a script"]
-        if step.action == "done":
-            return ["# the agent reported the task done here"]
-        if step.action not in _ON_ELEMENTS:
+        """The lines its action's spec writes (``ActionSpec.export``), from the checked parameters."""
+        spec = spec_of(step.action)
+        if spec is None or spec.export is None:
             return self._unwritten(step, where, "it is not a built-in action")
-        if step.fingerprint is None:
-            return self._unwritten(step, where, "it names no element the run recorded")
-        return self._element_action(step)
-
-    def _simple(self, step: ExportStep) -> list[str] | None:
-        """The actions on the page or the browser, not on an element; None for the others."""
-        p, action = step.params, step.action
-        if action == "go_to_url":
-            return [f"page.goto({self.url(p['url'])})"]
-        if action == "go_back":
-            return ["page.go_back()"]
-        if action == "search_web":
-            value = self.inputs.value(p["query"], _hint(step, "query", "query"))
-            engine = DEFAULT_SEARCH_ENGINE_URL.split("{query}")
-            return [f"page.goto({py_string(engine[0])} + quote_plus({value}) + {py_string(engine[-1])})"]
-        if action == "wait":
-            return [f"page.wait_for_timeout({round(p['seconds'] * 1000)})"]
-        if action == "send_keys":
-            return [f"page.keyboard.press({py_string(key)})" for key in p["keys"].split()]
-        if action == "scroll_to_text":
-            return [f"page.get_by_text({py_string(p['text'])}).first.scroll_into_view_if_needed()"]
-        if action == "scroll" and p["index"] is None:
-            return self._scroll(p["direction"], p["pages"])
-        if action in TAB_ACTIONS:
+        if spec.tabs:
             self._frames.clear()  # they were found from the tab that was current
-            return _tab_lines(action, p)
-        return None
+        checked = step.params  # checked and normalised by export.params (defaults filled in)
+        params = (
+            spec.params.model_construct(**checked) if spec.checks is not None else spec.params_of(checked)
+        )
+        mark = self.inputs.mark()
+        try:
+            return spec.export(params, _StepScript(self, step))
+        except _NoElement:
+            self.inputs.rollback(mark)  # the values it met are no inputs of a step left out
+            return self._unwritten(step, where, "it names no element the run recorded")
 
-    def _scroll(self, direction: str, pages: float) -> list[str]:
-        px = round(_SCROLL_PX * abs(pages)) * (-1 if direction in ("up", "left") else 1)
-        dx, dy = (px, 0) if direction in ("left", "right") else (0, px)
-        return [
-            "# Playwright scrolls to each element it acts on; kept for pages that load more as they scroll",
-            f"page.mouse.wheel({dx}, {dy})",
-        ]
-
-    def _element_action(self, step: ExportStep) -> list[str]:
-        p, action, found = step.params, step.action, step.fingerprint
-        assert found is not None
-        if action == "click_element":
-            if step.opened_tab:
-                return self._with_locator(step, "click()", opens_tab=True)
-            return self._with_locator(step, "click()")
-        if action == "input_text":
-            value = self.inputs.value(p["text"], _hint(step, "text"))
-            method = "fill" if p["clear"] else "press_sequentially"
-            return self._with_locator(step, f"{method}({value})")
-        if action == "select_dropdown_option":
-            value = self.inputs.value(p["text"], _hint(step, "text"))
-            if found.tag == "select":
-                return self._with_locator(step, f"select_option(label={value})")
-            option = f'page.get_by_role("option", name={value}, exact=True).click()'
-            return [*self._with_locator(step, "click()"), option]
-        if action == "hover":
-            return self._with_locator(step, "hover()")
-        if action == "upload_file":
-            value = self.inputs.value(p["path"], _hint(step, "path", "file"))
-            return self._with_locator(step, f"set_input_files({value})")
-        return self._with_locator(step, "scroll_into_view_if_needed()")  # a panel's scroll
-
-    def _with_locator(self, step: ExportStep, call: str, *, opens_tab: bool = False) -> list[str]:
+    def with_locator(self, step: ExportStep, call: str, *, opens_tab: bool = False) -> list[str]:
+        """The lines finding ``step``'s element and calling ``call`` on it; with ``opens_tab``, in the
+        tab the call opens."""
         if step.named_by is not None:  # the input's own variable, under the name it got in the script
             name, value = step.named_by
             step = replace(step, named_by=(self.inputs.add(name, value).name, value))
@@ -196,15 +153,6 @@ class StepWriter:
         return py_string(url)
 
 
-def _tab_lines(action: str, p: Mapping[str, Any]) -> list[str]:
-    if action == "open_tab":
-        url = py_string(p["url"])
-        return ["page = page.context.new_page()", "tabs.append(page)", f"page.goto({url})"]
-    if action == "switch_tab":
-        return [f"page = tabs[{int(p['tab_id'])}]", "page.bring_to_front()"]
-    return [f"tabs[{int(p['tab_id'])}].close()"]
-
-
 def _hint(step: ExportStep, param: str, otherwise: str | None = None) -> str:
     """What to call the value of ``param``: the input it was named when recorded, else ``otherwise``,
     else its field's label."""
@@ -219,6 +167,39 @@ def _field_hint(step: ExportStep) -> str:
     if found.tag == "select":
         return found.attribute("name") or found.attribute("id") or (found.name.split() or ["choice"])[0]
     return found.name or found.attribute("placeholder") or found.attribute("name") or "text"
+
+
+@dataclass(frozen=True, slots=True)
+class _StepScript:
+    """What a spec's renderer writes ``step`` with (``action_specs.Script``)."""
+
+    writer: StepWriter
+    step: ExportStep
+
+    @property
+    def element(self) -> Fingerprint | None:
+        return self.step.fingerprint
+
+    @property
+    def opened_tab(self) -> bool:
+        return self.step.opened_tab
+
+    def literal(self, text: str) -> str:
+        return py_string(text)
+
+    def value(self, param: str, otherwise: str | None = None) -> str:
+        recorded = self.step.params[param]
+        if not isinstance(recorded, str):
+            raise TypeError(f"{self.step.action}: parameter {param} is no text; write it with literal()")
+        return self.writer.inputs.value(recorded, _hint(self.step, param, otherwise))
+
+    def url(self, address: str) -> str:
+        return self.writer.url(address)
+
+    def on_element(self, call: str, *, follow_tab: bool = False) -> list[str]:
+        if self.step.fingerprint is None:
+            raise _NoElement
+        return self.writer.with_locator(self.step, call, opens_tab=follow_tab)
 
 
 def _cut(shown: str, most: int = 60) -> str:

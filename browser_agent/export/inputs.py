@@ -78,6 +78,15 @@ class Inputs:
             count += 1
             name = f"{base}_{count}"
 
+    def mark(self) -> tuple[int, int]:
+        """Where the inputs and secrets stand, to go back to with ``rollback``."""
+        return len(self._inputs), len(self.secrets)
+
+    def rollback(self, mark: tuple[int, int]) -> None:
+        """Forget the inputs and secrets met since ``mark`` (a step that was not written after all)."""
+        del self._inputs[mark[0] :]
+        del self.secrets[mark[1] :]
+
     def find(self, value: str) -> ScriptInput | None:
         return next((i for i in self._inputs if i.value == value), None)
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from browser_agent.export.actions import TAB_ACTIONS, Locate, StepWriter, robust_locator
+from browser_agent.export.actions import Locate, StepWriter, robust_locator, uses_tabs
 from browser_agent.export.assertions import Ending, end_checks
 from browser_agent.export.inputs import ENV_PREFIX, Inputs
 from browser_agent.export.literals import long_string, py_string
@@ -78,7 +78,7 @@ def render_script(
     inputs = Inputs()
     writer = StepWriter(inputs, locate, base_url=_base_url([step for _, step in checked], inputs))
     body = [line for where, step in checked for line in writer.lines(step, where)]
-    if any(s.action in TAB_ACTIONS or s.opened_tab for _, s in checked):
+    if any(uses_tabs(s.action) or s.opened_tab for _, s in checked):
         body.insert(0, "    tabs = [page]  # the agent's tab numbers: tabs in the order they opened")
     entered = any(i.name != "base_url" for i in inputs.all) or bool(inputs.secrets)
     reads = end_reads(ending.text, inputs.all, entered=entered)

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import NoReturn
 
+from browser_agent.action_specs.catalog import custom_script_words
 from browser_agent.errors import UserError
 
 __all__ = ["verify_script"]
@@ -89,13 +90,14 @@ def verify_script(source: str, names: Iterable[str] = ()) -> None:
     except (SyntaxError, ValueError) as exc:
         _refuse(f"it does not compile ({exc})")
     allowed = _NAMES | frozenset(names)
+    words = custom_script_words()  # what custom actions' renderers write, as their specs declare
     for node in ast.walk(tree):
-        foreign = _foreign(node, allowed)
+        foreign = _foreign(node, allowed, words)
         if foreign:
             _refuse(f"it holds {foreign} (line {getattr(node, 'lineno', '?')})")
 
 
-def _foreign(node: ast.AST, allowed: frozenset[str]) -> str:
+def _foreign(node: ast.AST, allowed: frozenset[str], words: frozenset[str] = frozenset()) -> str:
     """What in ``node`` the export never writes, described; "" when nothing."""
     if isinstance(node, _FORBIDDEN):
         return f"a {type(node).__name__}"
@@ -103,9 +105,9 @@ def _foreign(node: ast.AST, allowed: frozenset[str]) -> str:
         return f"the name {node.id!r}"
     if isinstance(node, ast.arg) and node.arg not in allowed:
         return f"the parameter {node.arg!r}"
-    if isinstance(node, ast.Attribute) and node.attr not in _ATTRIBUTES:
+    if isinstance(node, ast.Attribute) and node.attr not in _ATTRIBUTES and node.attr not in words:
         return f"the attribute {node.attr!r}"
-    if isinstance(node, ast.keyword) and node.arg not in _KEYWORDS:
+    if isinstance(node, ast.keyword) and node.arg not in _KEYWORDS and node.arg not in words:
         return f"the keyword {node.arg!r}"
     if isinstance(node, ast.FunctionDef) and node.name not in _FUNCTIONS:
         return f"the function {node.name!r}"

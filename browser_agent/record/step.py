@@ -69,6 +69,14 @@ class ActionCall(BaseModel):
         """``{"action": name, **params}``: what a controller parses and the model wrote."""
         return {"action": self.name, **self.params}
 
+    def element_index(self) -> int | None:
+        """The index of the element the action names (its ``index``), None when it names none.
+
+        Every other parameter is read typed through the action's spec: ``spec.params_of(call)``
+        (``browser_agent.action_specs``)."""
+        value = self.params.get("index")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
 
 class StepOutput(BaseModel):
     """What the model answered in a step; step 0 (actions run before the first step) has no brain."""

@@ -1,6 +1,7 @@
 """History → workflow: keep the actions that worked, and find the run's inputs.
 
-Inputs come from what the agent typed or selected (named for the field: ``email``, ``query``, else its
+Which parameters are inputs, and of what kind, each action's spec says (``ActionSpec.inputs``). Inputs
+come from what the agent typed or selected (named for the field: ``email``, ``query``, else its
 label, placeholder or name), the addresses it opened (``url``), what it searched the web for
 (``query``), and the elements it chose by what they say: a link or button whose words the task quoted
 (``buy 2 'Blue ceramic mug'``), or that the agent had typed before (a search, then its result), becomes
@@ -15,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from browser_agent.action_specs import Input, spec_of
+from browser_agent.action_specs.elements import CLICK_ELEMENT
 from browser_agent.export.steps import shown_name
 from browser_agent.record import ActionCall, AgentHistory, AgentStep, RecordedResult
 from browser_agent.reid import Fingerprint
@@ -95,7 +98,7 @@ def make_workflow(history: AgentHistory) -> Workflow:
         if step.target_input is None and not step.inputs and target is not None:
             step = _choice_step(step, target, opener, said, found)
         steps.append(step)
-        opener = target if action.name == "click_element" and step.target_input is None else None
+        opener = target if action.name == CLICK_ELEMENT.name and step.target_input is None else None
     return Workflow(
         task=_template(history.task, found.inputs),
         inputs=found.inputs,
@@ -125,7 +128,7 @@ def _choice_step(
 ) -> WorkflowStep:
     """A click that chose one of several options (a radio, a checkbox, an ARIA option, or a plain item
     of the list a button had just opened) as an input, named for the control it belongs to."""
-    if step.action != "click_element" or not target.name or len(target.name) > _OPTION_CAP:
+    if step.action != CLICK_ELEMENT.name or not target.name or len(target.name) > _OPTION_CAP:
         return step
     control = choice_control(target, opener)
     if control is None:
@@ -161,19 +164,33 @@ def _step(recorded: AgentStep, action: ActionCall, target: Fingerprint | None, f
 
 
 def _use(action: ActionCall, param: str, value: Any, target: Fingerprint | None) -> _Use | None:
-    """How a parameter's recorded value is an input, or None when it is not one."""
+    """How a parameter's recorded value is an input (as the action's spec says), or None when it is not
+    one."""
     if not isinstance(value, str) or not value.strip() or _SECRET.search(value):
         return None
+    spec = spec_of(action.name)
+    rule = spec.inputs.get(param) if spec is not None else _undeclared(action, param)
+    if rule is None:
+        return None
+    if rule.kind == "url":
+        return _Use(rule.name or "url", "url", rule.description or f"the address {action.name} opened")
+    if rule.kind == "query":
+        return _Use(rule.name or "query", "query", rule.description or f"what {action.name} searched for")
+    on_field = target is not None or "index" in action.params
+    name = rule.name or (field_input_name(target, value) if on_field else identifier(param))
+    label = field_label(target)
+    where = f"<{target.tag}> {label!r}" if target is not None and label else "a field"
+    verb = "selected in" if rule.kind == "selected" else "typed into"
+    return _Use(name, rule.kind, rule.description or f"{verb} {where}")
+
+
+def _undeclared(action: ActionCall, param: str) -> Input | None:
+    """The input rule of an action that declared none (a custom action registered without ``inputs=``):
+    an address it opened, or the text it put into the element it acted on."""
     if param == "url":
-        return _Use("url", "url", f"the address {action.name} opened")
-    if param == "query" and action.name == "search_web":
-        return _Use("query", "query", "what was searched for on the web")
+        return Input("url")
     if param == "text" and "index" in action.params:
-        selected = "select" in action.name
-        label = field_label(target)
-        where = f"<{target.tag}> {label!r}" if target is not None and label else "a field"
-        verb = "selected in" if selected else "typed into"
-        return _Use(field_input_name(target, value), "selected" if selected else "typed", f"{verb} {where}")
+        return Input("selected" if "select" in action.name else "typed")
     return None
 
 

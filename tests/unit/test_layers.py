@@ -19,7 +19,19 @@ ALLOWED: dict[str, set[str]] = {
     "reid": {"record", "dom", "errors"},
     "llm": {"record", "errors"},
     "browser": {"dom", "errors"},
-    "controller": {"defaults", "record", "browser", "dom", "reid", "llm", "errors", "sensitive"},
+    "controller": {
+        "defaults",
+        "record",
+        "action_specs",
+        "browser",
+        "dom",
+        "reid",
+        "llm",
+        "errors",
+        "sensitive",
+    },
+    # each action's declaration (parameters, export, workflow inputs): light, below controller and export
+    "action_specs": {"defaults", "record", "errors"},
     # the run record sits at the bottom: loading, exporting or reporting a saved run loads no engine
     # (besides errors, it may use the two foundations, artifacts and user_files, added below)
     "record": {"errors"},
@@ -38,6 +50,7 @@ ALLOWED: dict[str, set[str]] = {
         "interrupts",
     },
     "workflow": {
+        "action_specs",
         "playback",
         "record",
         "export",
@@ -100,6 +113,7 @@ ALLOWED: dict[str, set[str]] = {
         "workflow",
     },
     "demo": {
+        "action_specs",
         "agent",
         "record",
         "playback",
@@ -113,7 +127,7 @@ ALLOWED: dict[str, set[str]] = {
         "testing",
     },
     # a run as a plain Playwright script, from the record alone: exporting loads no engine
-    "export": {"defaults", "record", "errors"},
+    "export": {"defaults", "record", "action_specs", "errors"},
     "ui": {  # the web UI (the [ui] extra): nothing imports it but the CLI
         "defaults",
         "agent",

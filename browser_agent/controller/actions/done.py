@@ -6,27 +6,21 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, create_model
 
+from browser_agent.action_specs import done as specs
 from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
 
 __all__ = ["done", "register", "register_structured_done"]
 
-_DESCRIPTION = "Finish with the answer and whether the task succeeded."
 
-
-async def done(text: Annotated[str, Placeholders.KEPT], success: bool) -> ActionResult:
-    """Finish the task.
-
-    Args:
-        text: The final answer for the user: the result, or why the task could not be finished.
-        success: True when the task was fully completed, false when it was not.
-    """
+async def done(text: str, success: bool) -> ActionResult:
+    """Finish the task."""
     return ActionResult(action="done", extracted_content=text, is_done=True, success=success)
 
 
 def register(registry: Registry) -> None:
-    registry.add(done, _DESCRIPTION)
+    registry.add_spec(done, specs.DONE)
 
 
 def register_structured_done(registry: Registry, output_model: type[BaseModel]) -> None:
@@ -53,7 +47,7 @@ def register_structured_done(registry: Registry, output_model: type[BaseModel]) 
     structured_done.__annotations__ = {"answer": params, "return": ActionResult}
     registry.add(
         structured_done,
-        _DESCRIPTION + f" Give the answer as `data`, a {output_model.__name__} object.",
+        specs.DONE.description + f" Give the answer as `data`, a {output_model.__name__} object.",
         param_model=params,
         name="done",
         override=True,

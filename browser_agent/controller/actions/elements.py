@@ -6,6 +6,7 @@ import contextlib
 
 from playwright.async_api import ElementHandle, Page
 
+from browser_agent.action_specs import elements as specs
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.field_values import VALUE_TYPES
@@ -28,11 +29,7 @@ def _is_file_input(node: ElementNode) -> bool:
 
 
 async def click_element(index: int, ctx: ActionContext) -> ActionResult:
-    """Click an element.
-
-    Args:
-        index: The element's index in the page state.
-    """
+    """Click an element."""
     node = await ctx.node(index)
     if _is_file_input(node):
         raise ActionError(f"element {index} is a file input; use upload_file with its index and a file path.")
@@ -98,14 +95,8 @@ async def _followed_new_tab(index: int, page: Page, ctx: ActionContext) -> Actio
     )
 
 
-async def input_text(index: int, text: str, ctx: ActionContext, clear: bool = True) -> str:
-    """Type text into an input, text area or editable element.
-
-    Args:
-        index: The element's index in the page state.
-        text: The text to type.
-        clear: Replace what the field holds (True) or append to it (False).
-    """
+async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> str:
+    """Type text into an input, text area or editable element."""
     node, handle = await ctx.element(index)
     if _is_file_input(node):
         raise ActionError(f"element {index} is a file input; use upload_file to choose a file.")
@@ -167,11 +158,7 @@ async def _type_at_end(handle: ElementHandle, text: str, *, clear: bool) -> None
 
 
 async def hover(index: int, ctx: ActionContext) -> str:
-    """Move the mouse over an element (opens hover menus and tooltips).
-
-    Args:
-        index: The element's index in the page state.
-    """
+    """Move the mouse over an element (opens hover menus and tooltips)."""
     node, handle = await ctx.element(index)
     with map_action_errors(f"hover over element {index}"):
         await handle.hover()
@@ -180,11 +167,7 @@ async def hover(index: int, ctx: ActionContext) -> str:
 
 
 async def send_keys(keys: str, ctx: ActionContext) -> str:
-    """Press keys on the focused element.
-
-    Args:
-        keys: Keys or chords separated by spaces, e.g. "Enter", "Escape", "Control+a", "Tab Tab Enter".
-    """
+    """Press keys on the focused element."""
     names = keys.split() or [keys]
     async with ctx.session.watch_input():  # Enter may submit a form: its navigation is waited for
         with map_action_errors(f"pressing {ctx.quote(keys)}"):
@@ -195,12 +178,7 @@ async def send_keys(keys: str, ctx: ActionContext) -> str:
 
 
 async def upload_file(index: int, path: str, ctx: ActionContext) -> str:
-    """Choose a file for a file input (or for the button that opens the file chooser).
-
-    Args:
-        index: The index of the file input or upload button.
-        path: The path of the file to upload; only the allowed files can be used.
-    """
+    """Choose a file for a file input (or for the button that opens the file chooser)."""
     target = ctx.allowed_file(path)
     node, handle = await ctx.element(index)
     with map_action_errors(f"uploading to element {index}"):
@@ -220,8 +198,8 @@ def _label(node: ElementNode, ctx: ActionContext) -> str:
 
 
 def register(registry: Registry) -> None:
-    registry.add(click_element, "Click an element (button, link, checkbox, option).")
-    registry.add(input_text, "Type text into a field.")
-    registry.add(hover, "Hover over an element.")
-    registry.add(send_keys, "Press keys, e.g. Enter, Escape, Control+a.")
-    registry.add(upload_file, "Upload an allowed file into a file input.")
+    registry.add_spec(click_element, specs.CLICK_ELEMENT)
+    registry.add_spec(input_text, specs.INPUT_TEXT)
+    registry.add_spec(hover, specs.HOVER)
+    registry.add_spec(send_keys, specs.SEND_KEYS)
+    registry.add_spec(upload_file, specs.UPLOAD_FILE)

@@ -3,17 +3,17 @@ is set."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from browser_agent.action_specs import extraction as specs
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.json_schema import model_from_schema
 from browser_agent.controller.passages import Ranking, best_passages
-from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
 from browser_agent.errors import ActionError, ModelError
 from browser_agent.llm import TokenUsage, ask_structured, ask_text
@@ -77,9 +77,7 @@ async def page_markdown(ctx: ActionContext) -> str:
 
 
 async def extract_content(
-    goal: Annotated[str, Placeholders.KEPT],
-    ctx: ActionContext,
-    output_schema: Annotated[dict[str, Any] | None, Placeholders.KEPT] = None,
+    goal: str, ctx: ActionContext, output_schema: dict[str, Any] | None
 ) -> ActionResult:
     """Read the whole page (not only the visible part) and extract what serves a goal.
 
@@ -88,11 +86,6 @@ async def extract_content(
     extraction model they are the result; with one, they are what it is given. The goal and schema go to
     the extraction model, never to the page: their ``<secret>`` placeholders are not filled
     (``Placeholders.KEPT``).
-
-    Args:
-        goal: What to extract, e.g. "the prices of all listed laptops" or "the opening hours".
-        output_schema: Optional JSON schema the answer must follow (e.g. {"type": "object", "properties":
-            {"prices": {"type": "array", "items": {"type": "number"}}}}); the answer is then JSON.
     """
     content = ctx.redact(await page_markdown(ctx))  # the page may show a secret the agent typed
     llm, settings = ctx.extraction_llm, ctx.settings
@@ -147,4 +140,4 @@ async def _ask(
 
 
 def register(registry: Registry) -> None:
-    registry.add(extract_content, "Read the whole page (not only what is shown) for a goal.")
+    registry.add_spec(extract_content, specs.EXTRACT_CONTENT)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from playwright.async_api import ElementHandle
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from browser_agent.action_specs import forms as specs
 from browser_agent.browser.playwright_errors import map_action_errors
 from browser_agent.controller.actions import listbox
 from browser_agent.controller.actions.refusals import check_listable
@@ -46,11 +47,7 @@ _SHOWS_JS = """(el, text) => {
 
 
 async def get_dropdown_options(index: int, ctx: ActionContext) -> str:
-    """List the options of a dropdown (a native select or a custom listbox/combobox).
-
-    Args:
-        index: The index of the dropdown.
-    """
+    """List the options of a dropdown (a native select or a custom listbox/combobox)."""
     node, handle = await ctx.element(index)
     snapshot = await ctx.current_snapshot()
     await check_listable(index, node, handle, snapshot, ctx.redact)
@@ -69,12 +66,7 @@ async def get_dropdown_options(index: int, ctx: ActionContext) -> str:
 
 
 async def select_dropdown_option(index: int, text: str, ctx: ActionContext) -> str:
-    """Choose an option of a dropdown by its visible text.
-
-    Args:
-        index: The index of the dropdown (the select, combobox or listbox).
-        text: The option's visible text, as listed by get_dropdown_options.
-    """
+    """Choose an option of a dropdown by its visible text."""
     node, handle = await ctx.element(index)
     snapshot = await ctx.current_snapshot()
     await check_listable(index, node, handle, snapshot, ctx.redact)
@@ -191,5 +183,5 @@ async def _shows_soon(widget: ElementHandle, text: str) -> bool:
 
 
 def register(registry: Registry) -> None:
-    registry.add(get_dropdown_options, "List a dropdown's options.")
-    registry.add(select_dropdown_option, "Choose a dropdown option by its text.")
+    registry.add_spec(get_dropdown_options, specs.GET_DROPDOWN_OPTIONS)
+    registry.add_spec(select_dropdown_option, specs.SELECT_DROPDOWN_OPTION)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
 from urllib.parse import quote_plus, urljoin
 
+from browser_agent.action_specs import navigation as specs
 from browser_agent.browser.addresses import checked_address, split_address
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
-from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import Registry
 from browser_agent.errors import ActionError
 
@@ -18,13 +17,8 @@ __all__ = ["go_back", "go_to_url", "register", "search_web", "wait"]
 _RELATIVE = ("/", "./", "../", "?", "#")
 
 
-async def go_to_url(url: str, ctx: ActionContext, reload: bool = False) -> str:
-    """Open a URL in the current tab.
-
-    Args:
-        url: The full address to open, with its scheme (https://...).
-        reload: Load it again even if the tab shows it (what was typed there is lost).
-    """
+async def go_to_url(url: str, ctx: ActionContext, reload: bool) -> str:
+    """Open a URL in the current tab."""
     url = _against_page(url, ctx)
     checked_address(url)  # a malformed one is the model's to correct, said before anything else
     current = await _open_page(ctx, url, reload=reload)
@@ -116,27 +110,21 @@ async def go_back(ctx: ActionContext) -> str:
     return f"Went back to {ctx.page.url}"
 
 
-async def search_web(query: Annotated[str, Placeholders.KEPT], ctx: ActionContext) -> str:
+async def search_web(query: str, ctx: ActionContext) -> str:
     """Search the web with a search engine, in the current tab.
 
     Named for the web: a small model told to "search for lamp" on a shop called plain ``search`` and
     left the shop for a search engine; a site's own search box is an element to type into. The query
-    goes to a search engine, a third party: its ``<secret>`` placeholders are never filled.
-
-    Args:
-        query: The search terms.
+    goes to a search engine, a third party: its ``<secret>`` placeholders are never filled (the spec marks
+    it ``Placeholders.KEPT``).
     """
     url = ctx.settings.search_engine_url.replace("{query}", quote_plus(query))
     await ctx.session.navigate(url)
     return f"Searched for {ctx.quote(query)}"
 
 
-async def wait(ctx: ActionContext, seconds: float = 3.0) -> str:
-    """Wait for the page to finish something (loading, an animation).
-
-    Args:
-        seconds: How long to wait, at most 10 seconds.
-    """
+async def wait(ctx: ActionContext, seconds: float) -> str:
+    """Wait for the page to finish something (loading, an animation)."""
     cap = ctx.settings.max_wait_s
     waited = min(max(seconds, 0.0), cap)
     await asyncio.sleep(waited)  # waiting is what this action was asked to do
@@ -145,7 +133,7 @@ async def wait(ctx: ActionContext, seconds: float = 3.0) -> str:
 
 
 def register(registry: Registry) -> None:
-    registry.add(go_to_url, "Open a URL in the current tab.")
-    registry.add(go_back, "Go back one page.")
-    registry.add(search_web, "Search the web (not this site).")
-    registry.add(wait, "Wait for the page to change.")
+    registry.add_spec(go_to_url, specs.GO_TO_URL)
+    registry.add_spec(go_back, specs.GO_BACK)
+    registry.add_spec(search_web, specs.SEARCH_WEB)
+    registry.add_spec(wait, specs.WAIT)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from browser_agent.action_specs import scrolling as specs
 from browser_agent.browser.playwright_errors import map_action_errors
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
@@ -48,17 +49,11 @@ _SCROLL_JS = """([el, fraction, vertical]) => {
 
 async def scroll(
     ctx: ActionContext,
-    direction: Literal["down", "up", "right", "left"] = "down",
-    pages: float = 1.0,
-    index: int | None = None,
+    direction: Literal["down", "up", "right", "left"],
+    pages: float,
+    index: int | None,
 ) -> str:
-    """Scroll the page, or a scrollable panel, list or carousel.
-
-    Args:
-        direction: "down" or "up"; "right" or "left" for carousels and wide panels.
-        pages: How far, in screen heights (or widths); 0.5 is half a screen.
-        index: A scrollable panel's index, or an element inside one; leave empty to scroll the page.
-    """
+    """Scroll the page, or a scrollable panel, list or carousel."""
     fraction = abs(pages) * (1 if direction in ("down", "right") else -1)
     vertical = direction in ("down", "up")
     handle = (await ctx.element(index))[1] if index is not None else None
@@ -77,11 +72,7 @@ async def scroll(
 
 
 async def scroll_to_text(text: str, ctx: ActionContext) -> str:
-    """Scroll until a piece of text is visible.
-
-    Args:
-        text: Text shown on the page (a heading, a label, a sentence).
-    """
+    """Scroll until a piece of text is visible."""
     with map_action_errors(f"scrolling to {ctx.quote(text)}"):
         for frame in ctx.page.frames:
             found = frame.get_by_text(text)
@@ -92,5 +83,5 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
 
 
 def register(registry: Registry) -> None:
-    registry.add(scroll, "Scroll the page, or the scrollable element `index`.")
-    registry.add(scroll_to_text, "Scroll to a text on the page.")
+    registry.add_spec(scroll, specs.SCROLL)
+    registry.add_spec(scroll_to_text, specs.SCROLL_TO_TEXT)

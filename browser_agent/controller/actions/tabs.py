@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from browser_agent.action_specs import tabs as specs
 from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.refusals import label_of, page_tabs
 from browser_agent.controller.context import ActionContext
@@ -14,21 +15,13 @@ _PAGE_TABS_SHOWN = 6
 
 
 async def open_tab(url: str, ctx: ActionContext) -> ActionResult:
-    """Open a URL in a new tab and make it current.
-
-    Args:
-        url: The full address to open, with its scheme.
-    """
+    """Open a URL in a new tab and make it current."""
     tab_id = await ctx.session.new_tab(url)
     return ActionResult(extracted_content=f"Opened {url} in new tab {tab_id}, now current", new_tab=tab_id)
 
 
 async def switch_tab(tab_id: int, ctx: ActionContext) -> str:
-    """Make another open tab current.
-
-    Args:
-        tab_id: The id of the tab, as listed in the page state.
-    """
+    """Make another open tab current."""
     await _check_tab(tab_id, ctx)
     page = await ctx.session.switch_tab(tab_id)
     await ctx.session.settle(page)
@@ -36,11 +29,7 @@ async def switch_tab(tab_id: int, ctx: ActionContext) -> str:
 
 
 async def close_tab(tab_id: int, ctx: ActionContext) -> str:
-    """Close a tab.
-
-    Args:
-        tab_id: The id of the tab to close, as listed in the page state.
-    """
+    """Close a tab."""
     await _check_tab(tab_id, ctx)
     await ctx.session.close_tab(tab_id)
     return f"Closed tab {tab_id}; tab {ctx.session.current_tab_id} is current"
@@ -72,6 +61,6 @@ async def _check_tab(tab_id: int, ctx: ActionContext) -> None:
 
 
 def register(registry: Registry) -> None:
-    registry.add(open_tab, "Open a URL in a new, current tab.")
-    registry.add(switch_tab, "Switch to a tab.")
-    registry.add(close_tab, "Close a tab.")
+    registry.add_spec(open_tab, specs.OPEN_TAB)
+    registry.add_spec(switch_tab, specs.SWITCH_TAB)
+    registry.add_spec(close_tab, specs.CLOSE_TAB)
