@@ -28,13 +28,15 @@ report = save_report(history, Path(sys.argv[2]) / "report.html")
 heavy = sorted(m for m in ("playwright", "langchain_core") if m in sys.modules)
 engine = sorted(m for m in sys.modules if m.split(".")[:2] in (["browser_agent", "controller"],
     ["browser_agent", "browser"], ["browser_agent", "llm"], ["browser_agent", "agent"]))
-print(heavy, engine, "page.goto(" in script.source, "typed ada" in report.read_text())
+specs = "browser_agent.action_specs.catalog" in sys.modules  # the export wrote it from the actions' specs
+print(heavy, engine, "page.goto(" in script.source, "typed ada" in report.read_text(), specs)
 """
 
 
 def test_loading_exporting_and_reporting_a_saved_run_load_no_engine(tmp_path: Path) -> None:
     """In a new interpreter (this one has imported everything): the saved run's script and report are
-    made, and neither Playwright, langchain nor the controller, browser, llm or agent layers were loaded."""
+    made, and neither Playwright, langchain nor the controller, browser, llm or agent layers were loaded:
+    the actions' specs the export writes from are light."""
     done = subprocess.run(
         [sys.executable, "-c", READ_A_SAVED_RUN, str(SAVED), str(tmp_path)],
         capture_output=True,
@@ -42,7 +44,7 @@ def test_loading_exporting_and_reporting_a_saved_run_load_no_engine(tmp_path: Pa
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[0] == "[] [] True True", done.stdout
+    assert done.stdout.split("\n")[0] == "[] [] True True True", done.stdout
 
 
 def test_a_loaded_history_saves_byte_for_byte_as_it_was(tmp_path: Path) -> None:
