@@ -122,6 +122,7 @@ def _foreign(node: ast.AST, allowed: frozenset[str], words: frozenset[str] = fro
 
 def _refuse(why: str) -> NoReturn:
     raise UserError(
-        f"The exported script was not written: {why}. This is a fault of browser-agent's export, not of "
-        "your file; please report it with the file that caused it."
+        f"The exported script was not written: {why}. This is a fault of browser-agent's export (please "
+        "report it with the file that caused it), or of a custom action's export= (declare the Playwright "
+        "calls it writes with script_words), not of your file."
     )
