@@ -35,7 +35,7 @@ def register_structured_done(registry: Registry, output_model: type[BaseModel]) 
             Annotated[output_model, Placeholders.KEPT],  # type: ignore[arg-type]
             Field(description="The final answer, in the requested structure."),
         ),
-        success=(bool, Field(description="True when the task was fully completed, false when it was not.")),
+        success=(bool, Field(description=specs.DoneParams.model_fields["success"].description)),
     )
 
     async def structured_done(answer: Any) -> ActionResult:
