@@ -1,5 +1,6 @@
 """The installer adds Debian's headless shell beside a system Chromium when apt-get can, and carries on
-with the full browser when it cannot. A stand-in ``apt-get`` on ``PATH`` plays the package manager."""
+with the full browser when it cannot. A stand-in ``apt-get`` on ``PATH`` plays the package manager. What it
+says of each step (``output/install_progress.py``) reads as it always has."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from browser_agent.browser import chromium, install
 from browser_agent.output.install_progress import PrintedInstallProgress
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the installer uses apt-get only as root")
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="the installer uses apt-get only as root")
 
 APT = """#!/bin/sh
 echo "$@" >> {log}
@@ -40,6 +41,7 @@ def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@as_root
 def test_the_headless_shell_is_added_beside_a_system_chromium(machine: Path) -> None:
     shell = machine / "shell"
     action = f"printf '#!/bin/sh\\n' > {shell}; chmod +x {shell}"
@@ -50,6 +52,7 @@ def test_the_headless_shell_is_added_beside_a_system_chromium(machine: Path) -> 
     assert len((machine / "apt.log").read_text().splitlines()) == 1
 
 
+@as_root
 def test_without_the_package_the_full_chromium_is_used(
     machine: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -61,3 +64,26 @@ def test_without_the_package_the_full_chromium_is_used(
         capsys.readouterr().out.splitlines()[-1]
         == "  not available here: headless runs use the full Chromium"
     )
+
+
+def test_each_step_is_said_in_the_lines_it_always_had() -> None:
+    lines: list[str] = []
+    progress = PrintedInstallProgress(lines.append)
+    progress.started(
+        install.InstallStep.PLAYWRIGHT_CHROMIUM, ["/py", "-m", "playwright", "install", "chromium"]
+    )
+    progress.failed(install.InstallStep.PLAYWRIGHT_CHROMIUM, "timed out")
+    progress.started(install.InstallStep.DEBIAN_CHROMIUM, ["apt-get", "install", "chromium"])
+    progress.started(install.InstallStep.HEADLESS_SHELL, ["apt-get", "install", "chromium-headless-shell"])
+    progress.failed(install.InstallStep.HEADLESS_SHELL, "")
+    progress.failed(install.InstallStep.HEADLESS_SHELL, "no space")
+    assert lines == [
+        "+ /py -m playwright install chromium",
+        "  failed: timed out",
+        "+ apt-get install chromium  (no Chromium found and Playwright could not download its own: Debian's "
+        "package, installed with the system's package manager as root)",
+        "+ apt-get install chromium-headless-shell  (with the system's package manager, as root: headless "
+        "runs use it, lighter per page)",
+        "  not available here: headless runs use the full Chromium",
+        "  failed (no space): headless runs use the full Chromium",
+    ]
