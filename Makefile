@@ -37,7 +37,7 @@ $(PY):
 # OpenAI-compatible provider (every local model server speaks it), and a Chromium.
 $(RUNTIME): pyproject.toml | $(PY)
 	$(call INSTALL,-e '.[openai]')
-	$(PY) -m browser_agent.browser.install
+	$(PY) -m browser_agent.cli.install
 	touch $(RUNTIME)
 
 # Optional extras into this clone's environment, with the installer that works in it (the environment may
@@ -53,7 +53,7 @@ $(DEV_PACKAGES): pyproject.toml | $(PY)
 	touch $(DEV_PACKAGES)
 
 $(DEV): $(DEV_PACKAGES)
-	$(PY) -m browser_agent.browser.install
+	$(PY) -m browser_agent.cli.install
 	touch $(RUNTIME) $(DEV)
 
 demo: $(RUNTIME)  ## install the package and a Chromium, then run the offline demo (replay on a local shop)

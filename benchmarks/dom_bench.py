@@ -9,7 +9,9 @@ medians and p90, and the share of nameless elements over the whole corpus.
 
 With ``--baseline-js OLD.js`` (an ``extract.js`` of an earlier commit, a single function) each page is
 also captured with that script and today's alternately (6 each, medians), and ``baseline_ms`` and
-``vs_baseline_%`` (today's capture time against it, in per cent) are printed.
+``vs_baseline_%`` (today's capture time against it, in per cent) are printed. The older script must send
+the records today's extractor reads (``dom/wire.py``); across a change of them, ``wire_bench.py`` times
+the two walks alone.
 
 Run: ``.venv/bin/python benchmarks/dom_bench.py [--pages N] [--only NAME] [--corpus DIR] [--baseline-js F]``.
 """

@@ -1,10 +1,11 @@
-"""Make sure a usable Chromium exists: ``python -m browser_agent.browser.install``.
+"""Make sure a usable Chromium exists (``python -m browser_agent.cli.install`` runs it and says each step).
 
 Order: a Chromium that ``find_chromium`` already finds (Playwright's own or a system one); else
 ``playwright install chromium`` (needs Playwright's download host); else Debian's ``chromium`` package
 with apt-get when running as root; else exit 1 with the exact command to run. Where the Chromium found is
 a system one and apt-get can run, Debian's ``chromium-headless-shell`` is added besides when it is
-missing (best effort): headless runs then use it, at a third of the processor per page.
+missing (best effort): headless runs then use it, at a third of the processor per page. Each step is
+told to an ``InstallProgress`` as it starts and when it fails (``output.install_progress`` says them).
 """
 
 from __future__ import annotations
@@ -14,13 +15,42 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
+from enum import Enum
+from typing import Protocol
 
 from playwright.sync_api import sync_playwright
 
 from browser_agent.browser.chromium import INSTALL_HINT, ChromiumLocation, find_chromium
 from browser_agent.errors import BrowserError
 
-__all__ = ["ensure_chromium", "main"]
+__all__ = ["InstallProgress", "InstallStep", "ensure_chromium"]
+
+
+class InstallStep(Enum):
+    """What the installer tries, in its order."""
+
+    PLAYWRIGHT_CHROMIUM = "playwright"  # Playwright's own build, from its download host
+    DEBIAN_CHROMIUM = "chromium"  # Debian's package, when Playwright could not download its own
+    HEADLESS_SHELL = "chromium-headless-shell"  # Debian's headless shell, beside a system Chromium
+
+
+class InstallProgress(Protocol):
+    """Told each step as it starts and when it fails; the install goes on (or stops) the same either way."""
+
+    def started(self, step: InstallStep, command: Sequence[str]) -> None:
+        """``step`` begins, running ``command`` (as a person would type it)."""
+
+    def failed(self, step: InstallStep, reason: str) -> None:
+        """``step`` did not install anything: ``reason`` says why ("": the package is not available)."""
+
+
+class _Silent:
+    def started(self, step: InstallStep, command: Sequence[str]) -> None:
+        pass
+
+    def failed(self, step: InstallStep, reason: str) -> None:
+        pass
 
 
 @functools.cache
@@ -59,62 +89,49 @@ def _apt_install(package: str) -> bool:
     return subprocess.run(install, check=False, env=env, timeout=900).returncode == 0
 
 
-def _add_headless_shell() -> None:
+def _add_headless_shell(progress: InstallProgress) -> None:
     """Add Debian's headless shell beside a system Chromium, if apt-get can; carry on without it."""
     location = _location()
     if location is None or location.source != "system" or not _can_apt():
         return
-    print(
-        "+ apt-get install chromium-headless-shell  (with the system's package manager, as root: headless "
-        "runs use it, lighter per page)",
-        flush=True,
-    )
+    step = InstallStep.HEADLESS_SHELL
+    progress.started(step, ("apt-get", "install", step.value))
     try:
-        if not _apt_install("chromium-headless-shell"):
-            print("  not available here: headless runs use the full Chromium", flush=True)
+        if not _apt_install(step.value):
+            progress.failed(step, "")
     except (OSError, subprocess.TimeoutExpired) as exc:
-        print(f"  failed ({exc}): headless runs use the full Chromium", flush=True)
+        progress.failed(step, str(exc))
 
 
-def _run(cmd: list[str], timeout: float) -> bool:
-    print("+", " ".join(cmd), flush=True)
+def _run(step: InstallStep, cmd: list[str], timeout: float, progress: InstallProgress) -> bool:
+    progress.started(step, cmd)
     try:
         return subprocess.run(cmd, timeout=timeout, check=False).returncode == 0
     except (OSError, subprocess.TimeoutExpired) as exc:
-        print(f"  failed: {exc}", flush=True)
+        progress.failed(step, str(exc))
         return False
 
 
-def ensure_chromium() -> str:
+def ensure_chromium(progress: InstallProgress | None = None) -> str:
     """Return a description of the Chromium in use, installing one when none is found.
+
+    Args:
+        progress: Told each step as it starts and when it fails (default: nothing is said).
 
     Raises:
         BrowserError: nothing could be installed; the message says what to run.
     """
+    progress = progress or _Silent()
     if _found() is None:
-        _run([sys.executable, "-m", "playwright", "install", "chromium"], timeout=300)
+        command = [sys.executable, "-m", "playwright", "install", "chromium"]
+        _run(InstallStep.PLAYWRIGHT_CHROMIUM, command, 300, progress)
     if _found() is None and _can_apt():
-        print(
-            "+ apt-get install chromium  (no Chromium found and Playwright could not download its own: "
-            "Debian's package, installed with the system's package manager as root)",
-            flush=True,
+        progress.started(
+            InstallStep.DEBIAN_CHROMIUM, ("apt-get", "install", InstallStep.DEBIAN_CHROMIUM.value)
         )
-        _apt_install("chromium")
-    _add_headless_shell()
+        _apt_install(InstallStep.DEBIAN_CHROMIUM.value)
+    _add_headless_shell(progress)
     found = _found()
     if found is None:
         raise BrowserError("Could not install a Chromium automatically. " + INSTALL_HINT)
     return found
-
-
-def main() -> int:
-    try:
-        print(f"Chromium: {ensure_chromium()}")
-    except BrowserError as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

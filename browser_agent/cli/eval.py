@@ -223,16 +223,10 @@ def _run(args: argparse.Namespace, todo: list[Episode], skipped: int, console: A
 
 
 def _print_summary(records: list[Any], console: Any) -> None:
-    from browser_agent.eval.summary import by_family, total
+    from browser_agent.output.eval_summary import summary_lines
 
-    for group in [*by_family(records), total(records)]:
-        low, high = group.interval
-        tokens, seconds = group.per_step(group.input_tokens), group.per_step(group.seconds)
-        console.print(
-            f"{group.name}: {group.successes}/{group.n} ({group.rate:.0%}, 95 % interval "
-            f"{low:.0%}–{high:.0%}), {tokens:.0f} input tokens and {seconds:.1f} s per step",
-            highlight=False,
-        )
+    for line in summary_lines(records):
+        console.print(line, highlight=False)
 
 
 def _write_report(records: list[Any], path: Path, source: Path) -> None:
@@ -254,8 +248,9 @@ def _report(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace) -> int:
     from browser_agent.eval import read_records
-    from browser_agent.eval.compare import compare, format_comparison
-    from browser_agent.eval.divergence import format_partings, partings
+    from browser_agent.eval.compare import compare
+    from browser_agent.eval.divergence import partings
+    from browser_agent.output.eval_comparison import format_comparison, format_partings
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha {args.alpha}: give a p-value between 0 and 1, e.g. 0.05.")

@@ -6,10 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from browser_agent.cli.options import command
 from browser_agent.errors import UserError
+
+if TYPE_CHECKING:
+    from browser_agent.export import ExportedScript
 
 __all__ = ["add_parser"]
 
@@ -45,17 +48,9 @@ def add_parser(subparsers: Any) -> None:
 
 def _main(args: argparse.Namespace) -> int:
     from browser_agent.artifacts import redacted, write_text
-    from browser_agent.export import ExportedScript, export_history, verify_script
-    from browser_agent.record import AgentHistory
-    from browser_agent.workflow import Workflow, export_workflow
+    from browser_agent.export import verify_script
 
-    script: ExportedScript
-    if _is_workflow(args.history):
-        workflow = Workflow.load(args.history)
-        script = export_workflow(workflow, pytest=args.pytest, origin=args.history.name)
-    else:
-        history = AgentHistory.load(args.history)
-        script = export_history(history, pytest=args.pytest, origin=args.history.name)
+    script = _script(args.history, pytest=args.pytest)
     for warning in script.warnings:
         print(f"browser-agent export: warning: {warning}", file=sys.stderr)
     # What is written is what was checked: the script as redacted, checked again.
@@ -74,12 +69,14 @@ def _main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _is_workflow(path: Path) -> bool:
-    """Whether ``path`` holds a workflow: it says so in its first bytes (``"format": ...``)."""
-    from browser_agent.workflow.model import FORMAT
+def _script(path: Path, *, pytest: bool) -> ExportedScript:
+    """The script of a workflow or of a saved history; a history's loads no engine (no Playwright)."""
+    from browser_agent.export import export_history
+    from browser_agent.record import AgentHistory
+    from browser_agent.workflow.file_format import is_workflow_file
 
-    try:
-        with path.open("rb") as head:
-            return f'"{FORMAT}"'.encode() in head.read(4096)
-    except OSError:
-        return False  # the history loader says what is wrong with the file
+    if is_workflow_file(path):
+        from browser_agent.workflow import Workflow, export_workflow  # a workflow's model loads the replay
+
+        return export_workflow(Workflow.load(path), pytest=pytest, origin=path.name)
+    return export_history(AgentHistory.load(path), pytest=pytest, origin=path.name)

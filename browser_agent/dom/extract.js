@@ -10,7 +10,7 @@
   const offY = o.offsetY || 0;
   const topW = o.viewportWidth || innerWidth;
   const topH = o.viewportHeight || innerHeight;
-  const clip = o.clip || { x: 0, y: 0, w: topW, h: topH };
+  const clip = o.clip || { x: 0, y: 0, width: topW, height: topH };
   const margin = o.margin || 0;
   const TEXT_CAP = o.textCap || 80;
   let textBudget = o.textTotal || 1500;
@@ -63,13 +63,13 @@
   const shadowOf = (el) => el.shadowRoot || (hooks && hooks.shadows && hooks.shadows.get(el)) || null;
 
   const out = [];
-  const frames = {};
+  const holes = {}; // the iframes in view, by hole id
   // Ids of the elements being visited, outermost first; numbers are per capture, only compared within it.
   const stack = [];
   const blocks = []; // the ids of the block-level elements among them
   let seq = 0;
-  let above = 0;
-  let below = 0;
+  let elementsAbove = 0; // interactive elements above the view, and below it
+  let elementsBelow = 0;
 
   // ---- parts ----
 
@@ -128,8 +128,8 @@
       const side = panelSide(x, y, r);
       if (side) return 3;
     }
-    const cx0 = Math.max(clip.x, 0), cx1 = Math.min(clip.x + clip.w, topW);
-    const cy0 = Math.max(clip.y, 0) - margin, cy1 = Math.min(clip.y + clip.h, topH) + margin;
+    const cx0 = Math.max(clip.x, 0), cx1 = Math.min(clip.x + clip.width, topW);
+    const cy0 = Math.max(clip.y, 0) - margin, cy1 = Math.min(clip.y + clip.height, topH) + margin;
     if (y + r.height <= cy0) return -1;
     if (y >= cy1) return 1;
     if (x + r.width <= cx0 || x >= cx1) return 2;
@@ -142,9 +142,12 @@
     const id = reg.idOf(el);
     const cx = r.left + offX + el.clientLeft, cy = r.top + offY + el.clientTop;
     const x0 = Math.max(cx, clip.x), y0 = Math.max(cy, clip.y);
-    const x1 = Math.min(cx + el.clientWidth, clip.x + clip.w), y1 = Math.min(cy + el.clientHeight, clip.y + clip.h);
-    frames[id] = { x: cx, y: cy, name: el.getAttribute("name") || el.id || "", src: el.src || "", clip: { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) } };
-    out.push({ k: "f", id });
+    const x1 = Math.min(cx + el.clientWidth, clip.x + clip.width), y1 = Math.min(cy + el.clientHeight, clip.y + clip.height);
+    holes[id] = {
+      x: cx, y: cy, name: el.getAttribute("name") || el.id || "", src: el.src || "",
+      clip: { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) },
+    };
+    out.push({ kind: "frame", hole_id: id });
   }
 
   function addText(node, owner, parentEl, parentBox) {
@@ -168,11 +171,11 @@
     const up = stack.slice(-CHAIN);
     const blk = blocks[blocks.length - 1];
     // Texts merge into one run only inside one block: a heading and the card under it stay apart.
-    if (last && last.k === "t" && last.blk === blk && last.n + n < TEXT_CAP) {
+    if (last && last.kind === "text" && last.blk === blk && last.cut_length + n < TEXT_CAP) {
       last.text += " " + t;
-      last.n += 1 + n;
-      last.ch = last.ch.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
-    } else out.push(inCell({ k: "t", text: t, n, ch: up, blk }));
+      last.cut_length += 1 + n;
+      last.chain = last.chain.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
+    } else out.push(inCell({ kind: "text", text: t, cut_length: n, chain: up, blk }));
   }
 
   // owner: the nearest candidate ancestor {rec|null, weak, own, sub}; text and candidates below count toward it.
@@ -255,11 +258,11 @@
     if (wrapper) { if (mine.rec) mine.rec.drop = true; return; }
     const rec = mine.rec;
     if (rec && /^[a-z]/.test(rec.text)) splitLigature(rec, el);
-    if (rec && !rec.name && !rec.text && !rec.icon && !rec.scroll) rec.icon = iconHint(el, rec.tag);
+    if (rec && !rec.name && !rec.text && !rec.icon && !rec.panel) rec.icon = iconHint(el, rec.tag);
     if (owner) owner.sub += 1;
-    if (mine.where === -1) above += 1;
-    else if (mine.where === 1) below += 1;
-    else if (mine.where === 3) mine.panel[mine.side] += 1;
+    if (mine.where === -1) elementsAbove += 1;
+    else if (mine.where === 1) elementsBelow += 1;
+    else if (mine.where === 3) mine.panel.hides[mine.side] += 1;
   }
 
   const widgets = findWidgets(document.getElementsByTagName("select")); // widget -> the select it stands for
@@ -270,16 +273,20 @@
   const items = [];
   for (const it of out) {
     if (it.drop) continue;
-    if (it.k === "e") { delete it.own; delete it.sub; delete it.drop; delete it.skipText; }
-    else if (it.k === "t") { delete it.blk; if (!UNCUT) delete it.n; }
+    if (it.kind === "element") { delete it.own; delete it.sub; delete it.drop; delete it.skipText; }
+    else if (it.kind === "text") { delete it.blk; if (!UNCUT) delete it.cut_length; }
     items.push(it);
   }
   const se = document.scrollingElement || document.documentElement;
   // Where the page's main content begins: an unstyled page's first screens are often its navigation.
   const main = document.querySelector('main, article, [role="main"]');
-  const mt = main ? main.getBoundingClientRect().top + window.scrollY : -1;
+  const mainTop = main ? main.getBoundingClientRect().top + window.scrollY : -1;
   return JSON.stringify({
-    token: reg.token, title: document.title, items, frames, above, below, modal: !!modal,
-    scroll: { y: window.scrollY, vh: innerHeight, ph: se ? se.scrollHeight : innerHeight, mt },
+    document_token: reg.token, title: document.title, items, frame_holes: holes,
+    elements_above: elementsAbove, elements_below: elementsBelow, modal: !!modal,
+    page_scroll: {
+      scroll_y: window.scrollY, viewport_height: innerHeight, page_height: se ? se.scrollHeight : innerHeight,
+      main_top: mainTop,
+    },
   });
 }

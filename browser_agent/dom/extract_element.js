@@ -5,13 +5,13 @@
 
   function makeRecord(el, tag, r, weak, inShadow, src = el) {
     const rec = {
-      k: "e", id: reg.idOf(el), tag, role: src.getAttribute("role"), name: nameOf(src, tag), text: "",
-      attrs: attrsOf(src, tag), states: statesOf(src, tag),
-      x: r.left + offX, y: r.top + offY, w: r.width, h: r.height,
-      anc: ancestorsOf(el), sib: siblingIndex(el), sh: inShadow, weak, own: 0, sub: 0, drop: false,
-      ch: stack.slice(-CHAIN),
+      kind: "element", element_id: reg.idOf(el), tag, role: src.getAttribute("role"), name: nameOf(src, tag),
+      text: "", attributes: attributesOf(src, tag), states: statesOf(src, tag),
+      rect: { x: r.left + offX, y: r.top + offY, width: r.width, height: r.height },
+      ancestors: ancestorsOf(el), sibling_index: siblingIndex(el), in_shadow: inShadow, weak,
+      own: 0, sub: 0, drop: false, chain: stack.slice(-CHAIN),
     };
-    if (tag === "select") [rec.opts, rec.more] = optionsOf(src);
+    if (tag === "select") [rec.options, rec.options_more] = optionsOf(src);
     if (tag === "textarea" || tag === "select") rec.skipText = true;
     return rec;
   }
@@ -19,7 +19,7 @@
   // A widget standing for a hidden native select is indexed as that select: its label, value and options.
   function selectRecord(widget, select, r, inShadow) {
     const rec = makeRecord(widget, "select", r, false, inShadow, select);
-    rec.sel = reg.idOf(select);
+    rec.select_id = reg.idOf(select);
     if (!rec.name) {
       const chosen = select.selectedOptions && select.selectedOptions[0];
       rec.name = widgetLabel(widget, chosen ? clean(chosen.textContent, NAME_CAP) : "");
@@ -127,7 +127,7 @@
     if (/(^|\s)ui-tabs-(active|selected)(\s|$)/.test(li.getAttribute("class") || "")) st.push("selected=true");
   }
 
-  function attrsOf(el, tag) {
+  function attributesOf(el, tag) {
     const a = {};
     for (const key of KEEP) {
       const v = el.getAttribute(key);

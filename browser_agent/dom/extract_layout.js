@@ -13,8 +13,8 @@
   function panelSide(x, y, r) {
     for (const p of panels) {
       let side = "";
-      if (y + r.height <= p.y0 - margin) side = "up";
-      else if (y >= p.y1 + margin) side = "down";
+      if (y + r.height <= p.y0 - margin) side = "above";
+      else if (y >= p.y1 + margin) side = "below";
       else if (x + r.width <= p.x0) side = "left";
       else if (x >= p.x1) side = "right";
       if (side) { hidden.panel = p; hidden.side = side; return side; }
@@ -42,7 +42,8 @@
     rec.skipText = true;
     rec.text = "";
     const x0 = r.left + offX + el.clientLeft, y0 = r.top + offY + el.clientTop;
-    const p = { rec, el, x0, y0, x1: x0 + el.clientWidth, y1: y0 + el.clientHeight, up: 0, down: 0, left: 0, right: 0 };
+    const hides = { above: 0, below: 0, left: 0, right: 0 }; // interactive elements beyond each edge
+    const p = { rec, el, x0, y0, x1: x0 + el.clientWidth, y1: y0 + el.clientHeight, hides };
     panels.push(p);
     return p;
   }
@@ -52,10 +53,11 @@
     panels.pop();
     const el = p.el, h = el.clientHeight || 1, w = el.clientWidth || 1;
     const screens = (n) => Math.max(0, Math.round((n * 10)) / 10);
-    p.rec.scroll = {
-      up: p.up, down: p.down, left: p.left, right: p.right,
-      pu: screens(el.scrollTop / h), pd: screens((el.scrollHeight - el.scrollTop - h) / h),
-      pl: screens(el.scrollLeft / w), pr: screens((el.scrollWidth - el.scrollLeft - w) / w),
+    const n = p.hides;
+    p.rec.panel = {
+      elements_above: n.above, elements_below: n.below, elements_left: n.left, elements_right: n.right,
+      screens_above: screens(el.scrollTop / h), screens_below: screens((el.scrollHeight - el.scrollTop - h) / h),
+      screens_left: screens(el.scrollLeft / w), screens_right: screens((el.scrollWidth - el.scrollLeft - w) / w),
     };
   }
 
@@ -101,6 +103,6 @@
 
   // Marks an item with the table cell it sits in.
   function inCell(item) {
-    if (cellNow) item.c = cellNow;
+    if (cellNow) item.cell = cellNow;
     return item;
   }

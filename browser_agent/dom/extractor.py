@@ -27,7 +27,14 @@ from playwright.async_api import Frame, Page
 
 from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 from browser_agent.dom.text_limits import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, Recut
-from browser_agent.dom.wire import WireElement, WireItem, WirePanel
+from browser_agent.dom.wire import (
+    WireElement,
+    WireFrameHole,
+    WireItem,
+    WirePageScroll,
+    WirePanel,
+    WireResult,
+)
 
 __all__ = ["WHOLE_PAGE", "ExtractOptions", "extract_snapshot"]
 
@@ -88,7 +95,7 @@ def _calls() -> tuple[str, str]:
 @dataclass(slots=True)
 class _FrameResult:
     frame: Frame
-    data: dict[str, Any]
+    data: WireResult
     path: tuple[str, ...]
     children: dict[str, _FrameResult] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)  # hole id -> one line shown instead of the frame
@@ -132,36 +139,52 @@ async def extract_snapshot(
     }
     top = _FrameResult(page.main_frame, await _run_top(page, base) or _empty(), ())
     await _walk_children(page, top, base, _Refusals(blocked_frames or {}, frozenset(refused_schemes)))
-    builder = _Builder(previous, top.data.get("token", ""), Recut(redact) if redact is not None else None)
+    token = top.data.get("document_token", "")
+    builder = _Builder(previous, token, Recut(redact) if redact is not None else None)
     builder.add_frame(top)
-    scroll = top.data.get("scroll", {})
-    title = str(top.data.get("title", ""))
-    title = redact(title) if redact is not None else title
+    title = top.data.get("title", "")
     return DomSnapshot(
         url=page.url,
-        title=title,
+        title=redact(title) if redact is not None else title,
         items=tuple(builder.items),
         selector_map=builder.selector_map,
-        scroll=ScrollInfo(
-            scroll_y=float(scroll.get("y", 0.0)),
-            viewport_height=float(scroll.get("vh", viewport["height"])),
-            page_height=float(scroll.get("ph", 0.0)),
-            elements_above=int(top.data.get("above", 0)),
-            elements_below=int(top.data.get("below", 0)),
-            main_top=_main_top(scroll.get("mt", -1.0)),
-        ),
+        scroll=_scroll(top.data, viewport["height"]),
         capture_ms=round((time.perf_counter() - started) * 1000, 1),
         frames=builder.frames,
-        document_token=str(top.data.get("token", "")),
+        document_token=token,
         dialog=bool(top.data.get("modal")),
     )
 
 
-def _empty() -> dict[str, Any]:
-    return {"items": [], "frames": {}}
+def _empty() -> WireResult:
+    """What a frame that could not be walked holds: nothing."""
+    nowhere = WirePageScroll(scroll_y=0.0, viewport_height=0.0, page_height=0.0, main_top=-1.0)
+    return WireResult(
+        document_token="",
+        title="",
+        items=[],
+        frame_holes={},
+        elements_above=0,
+        elements_below=0,
+        modal=False,
+        page_scroll=nowhere,
+    )
 
 
-async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
+def _scroll(data: WireResult, viewport_height: float) -> ScrollInfo:
+    """Where the top frame is scrolled and what lies outside its view."""
+    page = data["page_scroll"]
+    return ScrollInfo(
+        scroll_y=float(page["scroll_y"]),
+        viewport_height=float(page["viewport_height"] or viewport_height),
+        page_height=float(page["page_height"]),
+        elements_above=int(data["elements_above"]),
+        elements_below=int(data["elements_below"]),
+        main_top=_main_top(page["main_top"]),
+    )
+
+
+async def _run(frame: Frame, args: dict[str, Any]) -> WireResult | None:
     """Run the walk in one frame; a frame that navigated or died meanwhile yields nothing."""
     call, install = _calls()
     try:
@@ -170,10 +193,11 @@ async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
             raw = await frame.evaluate(install, args)
     except PlaywrightError:
         return None
-    return json.loads(raw) if isinstance(raw, str) else None
+    data: WireResult | None = json.loads(raw) if isinstance(raw, str) else None
+    return data
 
 
-async def _run_top(page: Page, args: dict[str, Any]) -> dict[str, Any] | None:
+async def _run_top(page: Page, args: dict[str, Any]) -> WireResult | None:
     """Walk the top frame, once more after the next DOMContentLoaded when a navigation got in the way."""
     data = await _run(page.main_frame, args)
     if data is None and not page.is_closed():
@@ -208,7 +232,7 @@ def _frame_label(frame: Frame) -> str:
     return f"{parts.scheme}://{parts.netloc}{parts.path}" if parts.netloc else frame.url
 
 
-async def _match_holes(holes: dict[str, Any], children: list[Frame]) -> list[tuple[Frame, str]]:
+async def _match_holes(holes: Mapping[str, WireFrameHole], children: list[Frame]) -> list[tuple[Frame, str]]:
     """Pair child frames with the visible <iframe> elements that hold them.
 
     A frame whose URL or name (Playwright's name is the iframe's ``name`` or ``id``) names exactly one
@@ -250,7 +274,7 @@ class _Refusals:
 
 async def _walk_children(page: Page, parent: _FrameResult, base: dict[str, Any], refusals: _Refusals) -> None:
     """Walk the visible child frames of ``parent`` concurrently, then theirs, depth by depth."""
-    holes: dict[str, Any] = dict(parent.data.get("frames", {}))
+    holes = dict(parent.data["frame_holes"])
     for hole_id, hole in list(holes.items()):
         note = refusals.note(hole.get("src") or "")
         if note is not None:
@@ -265,7 +289,7 @@ async def _walk_children(page: Page, parent: _FrameResult, base: dict[str, Any],
 
     async def one(frame: Frame, hole_id: str) -> None:
         hole = holes[hole_id]
-        if hole["clip"]["w"] < 1 or hole["clip"]["h"] < 1:
+        if hole["clip"]["width"] < 1 or hole["clip"]["height"] < 1:
             return
         note = refusals.note(frame.url)  # the frame may have moved itself to a refused document
         if note is not None:
@@ -296,21 +320,21 @@ class _Builder:
     def add_frame(self, result: _FrameResult) -> None:
         frame_id = len(self.frames)
         self.frames[frame_id] = result.frame
-        raws: list[WireItem] = result.data.get("items", [])
+        raws: list[WireItem] = result.data["items"]
         for raw in raws:
             item = self._recut.item(raw) if self._recut is not None else raw
-            if item["k"] == "t":
+            if item["kind"] == "text":
                 self.items.append(
                     TextNode(
                         text=item["text"],
                         frame_id=frame_id,
-                        chain=tuple(item.get("ch") or ()),
-                        cell=_cell(item.get("c")),
+                        chain=tuple(item["chain"]),
+                        cell=_cell(item.get("cell")),
                     )
                 )
-            elif item["k"] == "f":
-                child = result.children.get(item["id"])
-                note = result.notes.get(item["id"])
+            elif item["kind"] == "frame":
+                child = result.children.get(item["hole_id"])
+                note = result.notes.get(item["hole_id"])
                 if child is not None:
                     self.add_frame(child)
                 elif note is not None:
@@ -320,31 +344,32 @@ class _Builder:
 
     def _add_element(self, item: WireElement, frame_id: int, path: tuple[str, ...]) -> None:
         index = len(self.selector_map)  # from 0, as tabs are: models count from 0
-        element_id = str(item["id"])
+        element_id = str(item["element_id"])
+        rect = item["rect"]
         node = ElementNode(
             index=index,
             element_id=element_id,
             tag=str(item["tag"]),
-            role=item.get("role") or None,
-            name=str(item.get("name") or ""),
-            text=str(item.get("text") or ""),
-            attributes={str(k): str(v) for k, v in (item.get("attrs") or {}).items()},
-            states=tuple(item.get("states") or ()),
-            rect=Rect(float(item["x"]), float(item["y"]), float(item["w"]), float(item["h"])),
+            role=item["role"] or None,
+            name=str(item["name"] or ""),
+            text=str(item["text"] or ""),
+            attributes={str(k): str(v) for k, v in item["attributes"].items()},
+            states=tuple(item["states"]),
+            rect=Rect(float(rect["x"]), float(rect["y"]), float(rect["width"]), float(rect["height"])),
             frame_id=frame_id,
             frame_path=path,
-            options=tuple(item.get("opts") or ()),
-            options_more=int(item.get("more") or 0),
-            ancestors=tuple(item.get("anc") or ()),
-            sibling_index=int(item.get("sib") or 0),
-            in_shadow=bool(item.get("sh")),
+            options=tuple(item.get("options") or ()),
+            options_more=int(item.get("options_more") or 0),
+            ancestors=tuple(item["ancestors"]),
+            sibling_index=int(item["sibling_index"]),
+            in_shadow=bool(item["in_shadow"]),
             is_new=self._seen is not None and element_id not in self._seen,
-            weak=bool(item.get("weak")),
-            chain=tuple(item.get("ch") or ()),
+            weak=bool(item["weak"]),
+            chain=tuple(item["chain"]),
             icon=str(item.get("icon") or ""),
-            select_id=str(item.get("sel") or ""),
-            scroll=_panel(item.get("scroll")),
-            cell=_cell(item.get("c")),
+            select_id=str(item.get("select_id") or ""),
+            panel=_panel(item.get("panel")),
+            cell=_cell(item.get("cell")),
         )
         self.selector_map[index] = node
         self.items.append(node)
@@ -357,16 +382,7 @@ def _cell(raw: list[int] | None) -> Cell | None:
 def _panel(raw: WirePanel | None) -> PanelScroll | None:
     if not raw:
         return None
-    return PanelScroll(
-        items_above=int(raw["up"]),
-        items_below=int(raw["down"]),
-        items_left=int(raw["left"]),
-        items_right=int(raw["right"]),
-        screens_above=float(raw["pu"]),
-        screens_below=float(raw["pd"]),
-        screens_left=float(raw["pl"]),
-        screens_right=float(raw["pr"]),
-    )
+    return PanelScroll(**raw)
 
 
 def _main_top(value: object) -> float | None:

@@ -115,8 +115,8 @@ def render_element(node: ElementNode, *, before: str = "") -> str:
     if node.options:
         more = f"|…{node.options_more} more" if node.options_more else ""
         content = "|".join(node.options) + more
-    if node.scroll is not None:
-        hint = _panel_hint(node.scroll, node.index)
+    if node.panel is not None:
+        hint = _panel_hint(node.panel, node.index)
         content = f"{content}: {hint}" if content and hint else content or hint
     if not content and node.tag in ("input", "img"):
         return f"{mark}[{node.index}]{opening[:-1]}/>"
@@ -154,7 +154,7 @@ def _attributes(node: ElementNode, before: str) -> list[str]:
     href = attrs.get("href", "")
     if href and not _content(node):
         shown.append(f"href={_quote(href[:_HREF_CAP])}")
-    if node.scroll is not None:
+    if node.panel is not None:
         shown.append("scrollable")
     shown.extend(filter(None, (_STATE_WORDS.get(state, state) for state in node.states)))
     return shown
@@ -191,13 +191,13 @@ def _label_adds(node: ElementNode, placeholder: str) -> bool:
     return bool(node.text) and node.name not in node.text
 
 
-def _panel_hint(scroll: PanelScroll, index: int) -> str:
+def _panel_hint(panel: PanelScroll, index: int) -> str:
     """What a scroll panel hides, side by side, and how to bring it into view."""
     sides = (
-        (scroll.items_above, scroll.screens_above, "above"),
-        (scroll.items_below, scroll.screens_below, "below"),
-        (scroll.items_left, scroll.screens_left, "to the left"),
-        (scroll.items_right, scroll.screens_right, "to the right"),
+        (panel.elements_above, panel.screens_above, "above"),
+        (panel.elements_below, panel.screens_below, "below"),
+        (panel.elements_left, panel.screens_left, "to the left"),
+        (panel.elements_right, panel.screens_right, "to the right"),
     )
     said = [
         f"{count} more {'item' if count == 1 else 'items'} {where}" if count else f"more {where}"

@@ -32,10 +32,10 @@ class Rect:
 class PanelScroll:
     """What a scroll panel hides on each side: interactive elements, and screens (its own size) of content."""
 
-    items_above: int = 0
-    items_below: int = 0
-    items_left: int = 0
-    items_right: int = 0
+    elements_above: int = 0
+    elements_below: int = 0
+    elements_left: int = 0
+    elements_right: int = 0
     screens_above: float = 0.0
     screens_below: float = 0.0
     screens_left: float = 0.0
@@ -66,7 +66,7 @@ class ElementNode:
     (``send``, ``arrow-left``). ``select_id`` is set on a widget that stands for a hidden native
     ``<select>``: it is indexed as that select (``tag == "select"``, its label, value and options), and
     ``select_id`` names the select as ``element_id`` names the widget.
-    ``scroll`` is set on a panel whose content scrolls inside it; ``cell`` on an item in a data table.
+    ``panel`` is set on a panel whose content scrolls inside it; ``cell`` on an item in a data table.
     """
 
     index: int
@@ -90,7 +90,7 @@ class ElementNode:
     chain: tuple[int, ...] = ()
     icon: str = ""
     select_id: str = ""
-    scroll: PanelScroll | None = None
+    panel: PanelScroll | None = None
     cell: Cell | None = None
 
 

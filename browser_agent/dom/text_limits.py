@@ -44,18 +44,21 @@ class Recut:
 
     def item(self, item: WireItem) -> WireItem:
         """One item of the walk's JSON with its texts redacted and cut (a new record)."""
-        if item["k"] == "t":
+        if item["kind"] == "text":
             text_run = item.copy()
-            text_run["text"] = self.text(item["text"], item.get("n") or len(item["text"]))
+            text_run["text"] = self.text(item["text"], item.get("cut_length") or len(item["text"]))
             return text_run
-        if item["k"] != "e":
+        if item["kind"] != "element":
             return item
         element = item.copy()
         element["name"] = self.text(item["name"] or "", NAME_CAP)
         element["text"] = self.text(item["text"] or "", NAME_CAP)
-        element["attrs"] = {str(k): self._attribute(str(k), str(v)) for k, v in (item["attrs"] or {}).items()}
+        element["attributes"] = {
+            str(k): self._attribute(str(k), str(v)) for k, v in item["attributes"].items()
+        }
         element["states"] = [self._state(str(s)) for s in item["states"] or ()]
-        element["opts"] = [self._option(str(o)) for o in item.get("opts") or ()]
+        if "options" in item:
+            element["options"] = [self._option(str(o)) for o in item["options"]]
         return element
 
     def _attribute(self, key: str, value: str) -> str:

@@ -9,7 +9,7 @@ reach it (0/2 against 2/2 gives p = 0.33); the total over many tasks can. Episod
 
 Only the episodes both runs have are compared: a run stopped half-way (or one with other seeds) would
 otherwise be set against the whole of the other, and its easy first tasks read as a gain. The episodes
-left out are counted.
+left out are counted. ``output.eval_comparison`` renders a comparison as text.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from browser_agent.eval.episode_record import EpisodeRecord
 from browser_agent.eval.stats import fisher_exact
 from browser_agent.eval.summary import Group, by_family, by_task, total
 
-__all__ = ["ALPHA", "Comparison", "Difference", "Pair", "compare", "format_comparison"]
+__all__ = ["ALPHA", "Comparison", "Difference", "Pair", "compare"]
 
 ALPHA = 0.05
 
@@ -95,38 +95,3 @@ def _differences(a: list[Group], b: list[Group], alpha: float) -> list[Differenc
 def _difference(a: Group, b: Group, alpha: float) -> Difference:
     p = fisher_exact(a.successes, a.n, b.successes, b.n)
     return Difference(a.name or b.name, a, b, p, p < alpha)
-
-
-def format_comparison(comparison: Comparison, a_name: str, b_name: str) -> str:
-    """The comparison as a text table, one line per task, then families and the total."""
-    width = max([len("total"), *(len(d.name) for d in comparison.tasks + comparison.families)])
-    lines = [f"A = {a_name}", f"B = {b_name}"]
-    if comparison.only_in_a or comparison.only_in_b:
-        lines.append(
-            f"Compared: the {comparison.total.a.n} episodes both runs have (left out: {comparison.only_in_a} "
-            f"only in A, {comparison.only_in_b} only in B)."
-        )
-    lines.append(f"{'':{width}}  {'A':>9}  {'B':>9}  {'change':>7}  {'p':>6}")
-    for title, rows in (("tasks", comparison.tasks), ("families", comparison.families)):
-        lines.append(f"-- {title}")
-        lines += [_line(d, width) for d in rows]
-    lines += ["--", _line(comparison.total, width)]
-    marked = [d.name for d in comparison.tasks + comparison.families + [comparison.total] if d.beyond_noise]
-    lines.append(
-        f"Paired episodes (same task and seed): only A succeeded in {comparison.only_a_won}, only B in "
-        f"{comparison.only_b_won}."
-    )
-    lines.append(
-        f"Test: Fisher's exact test, two-sided; * marks p < {comparison.alpha:g} (beyond noise): "
-        + (", ".join(marked) if marked else "none.")
-    )
-    return "\n".join(lines)
-
-
-def _line(d: Difference, width: int) -> str:
-    def share(g: Group) -> str:
-        return f"{g.successes}/{g.n}" if g.n else "–"
-
-    change = f"{d.change * 100:+.0f} %" if d.a.n and d.b.n else "–"
-    mark = " *" if d.beyond_noise else ""
-    return f"{d.name:{width}}  {share(d.a):>9}  {share(d.b):>9}  {change:>7}  {d.p_value:6.3f}{mark}"

@@ -7,12 +7,12 @@ batches than a fresh one), a hosted model's with the batch it was served in. A c
 first request of an episode as it was (a memo of past steps, a loop rule, the state after an action)
 cannot have caused a difference in the first reply: an episode whose runs parted there parted by noise.
 Reading where each pair parted is how an A/B of such a change is read (``eval compare`` prints it when
-the records name their saved histories).
+the records name their saved histories; ``output.eval_comparison`` renders it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +21,7 @@ from browser_agent.eval.compare import Pair
 from browser_agent.eval.episode_record import EpisodeRecord
 from browser_agent.record import AgentHistory
 
-__all__ = ["Parting", "format_partings", "partings"]
+__all__ = ["Parting", "partings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,25 +51,6 @@ def partings(discordant: Iterable[Pair], *, a_folder: Path, b_folder: Path) -> l
         step = None if replies_a is None or replies_b is None else _first_difference(replies_a, replies_b)
         found.append(Parting(record.task, record.seed, record.success, step))
     return found
-
-
-def format_partings(found: Sequence[Parting]) -> str:
-    """One line per episode, then how many parted at the first reply and how many later."""
-    if not found:
-        return ""
-    lines = ["Episodes that ended differently, and the first step whose replies differ:"]
-    for p in found:
-        where = f"step {p.step}" if p.step is not None else "unknown (no history, or the same replies)"
-        lines.append(
-            f"  {p.task} #{p.seed}: {'A' if p.a_won else 'B'} succeeded; replies first differ at {where}"
-        )
-    first = sum(p.step == 1 for p in found)
-    later = sum(p.step is not None and p.step > 1 for p in found)
-    lines.append(
-        f"Parted at the first reply: {first}; later: {later}. Where the change leaves an episode's first "
-        "request as it was, a parting at the first reply is the model's run-to-run noise, not the change."
-    )
-    return "\n".join(lines)
 
 
 def _replies(record: EpisodeRecord, folder: Path) -> list[str] | None:

@@ -1,11 +1,33 @@
 """Workflows: a recorded run made repeatable with named inputs (``make_workflow``), saved as a
 versioned JSON file (``Workflow``), run with other values through the replay (``run_workflow``), or
-written as a plain Playwright script whose inputs keep their names (``export_workflow``)."""
+written as a plain Playwright script whose inputs keep their names (``export_workflow``).
 
-from browser_agent.workflow.make import make_workflow
-from browser_agent.workflow.model import Workflow, WorkflowInput, WorkflowStep
-from browser_agent.workflow.rerun import retarget, run_workflow, workflow_history
-from browser_agent.workflow.to_script import export_workflow, steps_from_workflow
+The names are imported on first use (``from browser_agent.workflow import Workflow`` works as ever), so
+that a module of the package (``workflow.file_format``, which tells a workflow from a history) can be
+imported alone, without the replay and Playwright.
+"""
+
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from browser_agent.workflow.make import make_workflow
+    from browser_agent.workflow.model import Workflow, WorkflowInput, WorkflowStep
+    from browser_agent.workflow.rerun import retarget, run_workflow, workflow_history
+    from browser_agent.workflow.to_script import export_workflow, steps_from_workflow
+
+# Each public name, and the module it comes from.
+_HOMES = {
+    "Workflow": "model",
+    "WorkflowInput": "model",
+    "WorkflowStep": "model",
+    "export_workflow": "to_script",
+    "make_workflow": "make",
+    "retarget": "rerun",
+    "run_workflow": "rerun",
+    "steps_from_workflow": "to_script",
+    "workflow_history": "rerun",
+}
 
 __all__ = [
     "Workflow",
@@ -18,3 +40,17 @@ __all__ = [
     "steps_from_workflow",
     "workflow_history",
 ]
+
+if not _typing.TYPE_CHECKING:  # type checkers read the imports above; a module __getattr__ would hide typos
+
+    def __getattr__(name: str) -> _typing.Any:
+        """Import a public name from its module the first time it is asked for, then keep it here."""
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module 'browser_agent.workflow' has no attribute {name!r}")
+        value = getattr(_importlib.import_module(f"browser_agent.workflow.{home}"), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(__all__))

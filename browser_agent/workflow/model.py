@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -38,11 +38,10 @@ from browser_agent.errors import UserError
 from browser_agent.playback.heal import HealRecord
 from browser_agent.record.step import RecordedFingerprint
 from browser_agent.user_files import UserFileError, check_version, read_model, validated
+from browser_agent.workflow.file_format import FORMAT, FORMAT_VERSION
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "InputSource", "Workflow", "WorkflowInput", "WorkflowStep"]
 
-FORMAT: Final = "browser-agent-workflow"
-FORMAT_VERSION: Final = 1
 INPUT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 InputSource = Literal["typed", "selected", "url", "query", "element"]
 

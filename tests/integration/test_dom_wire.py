@@ -24,7 +24,7 @@ PAGES = [
     "dom/icons.html",
     "dom/wrapped_select.html",
 ]
-KINDS: dict[str, Any] = {"t": wire.WireText, "f": wire.WireFrameMark, "e": wire.WireElement}
+KINDS: dict[str, Any] = {"text": wire.WireText, "frame": wire.WireFrameMark, "element": wire.WireElement}
 
 
 def _declared(record: Any) -> tuple[frozenset[str], frozenset[str]]:
@@ -45,6 +45,7 @@ async def _walks(session: BrowserSession, server: LocalServer, monkeypatch: pyte
     for page in PAGES:
         await session.navigate(server.url(page))
         await session.state()
+        await extractor.extract_snapshot(session.page, redact=str)  # texts sent uncut, with their cut length
     return seen
 
 
@@ -52,21 +53,24 @@ async def test_every_key_on_the_wire_is_declared_and_every_declared_key_is_sent(
     session: BrowserSession, server: LocalServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     walks = await _walks(session, server, monkeypatch)
-    assert len(walks) > len(PAGES)  # the frames' own walks too
+    assert len(walks) > 2 * len(PAGES)  # cut and uncut, and the frames' own walks too
     sent: dict[str, set[str]] = defaultdict(set)
     for data in walks:
         required, optional = _declared(wire.WireResult)
         assert required <= data.keys() <= required | optional, data.keys() ^ required
         for item in data["items"]:
-            required, optional = _declared(KINDS[item["k"]])
-            assert required <= item.keys() <= required | optional, (item["k"], item.keys() ^ required)
-            sent[item["k"]] |= item.keys()
-            if "scroll" in item:
-                assert set(item["scroll"]) == set(wire.WirePanel.__required_keys__)
-        for hole in data["frames"].values():
+            required, optional = _declared(KINDS[item["kind"]])
+            assert required <= item.keys() <= required | optional, (item["kind"], item.keys() ^ required)
+            sent[item["kind"]] |= item.keys()
+            if "panel" in item:
+                assert set(item["panel"]) == set(wire.WirePanel.__required_keys__)
+            if "rect" in item:
+                assert set(item["rect"]) == set(wire.WireRect.__required_keys__)
+        for hole in data["frame_holes"].values():
             assert set(hole) == set(wire.WireFrameHole.__required_keys__)
-        assert set(data["scroll"]) == set(wire.WireScroll.__required_keys__)
+            assert set(hole["clip"]) == set(wire.WireRect.__required_keys__)
+        assert set(data["page_scroll"]) == set(wire.WirePageScroll.__required_keys__)
     for kind, record in KINDS.items():
         required, optional = _declared(record)
-        never = (required | optional) - sent[kind] - {"n"}  # ``n`` is only sent when texts come uncut
+        never = (required | optional) - sent[kind]
         assert not never, (kind, never)

@@ -9,10 +9,11 @@ import pytest
 
 from browser_agent.cli import main
 from browser_agent.errors import UserError
-from browser_agent.eval.compare import compare, format_comparison
+from browser_agent.eval.compare import compare
 from browser_agent.eval.divergence import partings
 from browser_agent.eval.episode_record import EpisodeRecord, read_records
 from browser_agent.eval.stats import fisher_exact, wilson_interval
+from browser_agent.output.eval_comparison import format_comparison
 from browser_agent.output.eval_report import render_report
 from browser_agent.record import ActionCall, AgentHistory, AgentStep, StepOutput
 

@@ -1,5 +1,6 @@
 """The installer adds Debian's headless shell beside a system Chromium when apt-get can, and carries on
-with the full browser when it cannot. A stand-in ``apt-get`` on ``PATH`` plays the package manager."""
+with the full browser when it cannot. A stand-in ``apt-get`` on ``PATH`` plays the package manager. What it
+says of each step (``output/install_progress.py``) reads as it always has."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from browser_agent.browser import chromium, install
+from browser_agent.output.install_progress import PrintedInstallProgress
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the installer uses apt-get only as root")
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="the installer uses apt-get only as root")
 
 APT = """#!/bin/sh
 echo "$@" >> {log}
@@ -39,6 +41,7 @@ def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@as_root
 def test_the_headless_shell_is_added_beside_a_system_chromium(machine: Path) -> None:
     shell = machine / "shell"
     action = f"printf '#!/bin/sh\\n' > {shell}; chmod +x {shell}"
@@ -49,11 +52,38 @@ def test_the_headless_shell_is_added_beside_a_system_chromium(machine: Path) -> 
     assert len((machine / "apt.log").read_text().splitlines()) == 1
 
 
+@as_root
 def test_without_the_package_the_full_chromium_is_used(
     machine: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _exe(machine / "bin" / "apt-get", APT.format(log=machine / "apt.log", action="exit 100"))
-    assert install.ensure_chromium() == str(machine / "chromium")
+    assert install.ensure_chromium(PrintedInstallProgress(print)) == str(machine / "chromium")
     calls = (machine / "apt.log").read_text().splitlines()
     assert [c.split()[0] for c in calls] == ["install", "update", "install"], calls  # lists may be stale
-    assert "headless runs use the full Chromium" in capsys.readouterr().out
+    assert (
+        capsys.readouterr().out.splitlines()[-1]
+        == "  not available here: headless runs use the full Chromium"
+    )
+
+
+def test_each_step_is_said_in_the_lines_it_always_had() -> None:
+    lines: list[str] = []
+    progress = PrintedInstallProgress(lines.append)
+    progress.started(
+        install.InstallStep.PLAYWRIGHT_CHROMIUM, ["/py", "-m", "playwright", "install", "chromium"]
+    )
+    progress.failed(install.InstallStep.PLAYWRIGHT_CHROMIUM, "timed out")
+    progress.started(install.InstallStep.DEBIAN_CHROMIUM, ["apt-get", "install", "chromium"])
+    progress.started(install.InstallStep.HEADLESS_SHELL, ["apt-get", "install", "chromium-headless-shell"])
+    progress.failed(install.InstallStep.HEADLESS_SHELL, "")
+    progress.failed(install.InstallStep.HEADLESS_SHELL, "no space")
+    assert lines == [
+        "+ /py -m playwright install chromium",
+        "  failed: timed out",
+        "+ apt-get install chromium  (no Chromium found and Playwright could not download its own: Debian's "
+        "package, installed with the system's package manager as root)",
+        "+ apt-get install chromium-headless-shell  (with the system's package manager, as root: headless "
+        "runs use it, lighter per page)",
+        "  not available here: headless runs use the full Chromium",
+        "  failed (no space): headless runs use the full Chromium",
+    ]

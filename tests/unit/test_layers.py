@@ -88,7 +88,8 @@ ALLOWED: dict[str, set[str]] = {
         "sensitive",
         "extras",
     },
-    "output": {"agent", "record", "playback", "batch", "eval", "errors", "extras"},
+    # (browser: the installer's steps, which output/install_progress.py says)
+    "output": {"agent", "record", "playback", "batch", "eval", "browser", "errors", "extras"},
     "cli": {
         "defaults",
         "models",

@@ -47,6 +47,37 @@ def test_loading_exporting_and_reporting_a_saved_run_load_no_engine(tmp_path: Pa
     assert done.stdout.split("\n")[0] == "[] [] True True True", done.stdout
 
 
+HEAVY = {"playwright", "langchain_core"}
+
+
+def _loaded(*args: str) -> tuple[set[str], str]:
+    """The packages a new interpreter run with ``args`` imports (read from ``-X importtime``), and what it
+    printed on standard output."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    names = [
+        line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")
+    ]
+    assert "browser_agent" in names, done.stderr[-2000:]  # the import log was read
+    return {name.split(".")[0] for name in names}, done.stdout
+
+
+def test_the_export_command_writes_a_saved_runs_script_without_the_engine() -> None:
+    """``python -m browser_agent export run.json`` as a user runs it: the script, and no Playwright or
+    langchain loaded on the way (workflows, which ``export`` also takes, are told apart without them)."""
+    packages, script = _loaded("-m", "browser_agent", "export", str(SAVED))
+    assert "page.goto(" in script
+    assert not packages & HEAVY, packages & HEAVY
+
+
+def test_re_identification_is_imported_without_playwright() -> None:
+    """``browser_agent.reid`` reads snapshots, it takes none: the capture (Playwright) stays unloaded."""
+    packages, _ = _loaded("-c", "import browser_agent.reid")
+    assert not packages & HEAVY, packages & HEAVY
+
+
 def test_a_loaded_history_saves_byte_for_byte_as_it_was(tmp_path: Path) -> None:
     history = AgentHistory.load(SAVED)
     assert isinstance(history.steps[2].interacted[0], Fingerprint)

@@ -62,9 +62,9 @@ def test_panels_say_what_they_hide_and_how_to_scroll_them() -> None:
         4,
         "div",
         name="Messages",
-        scroll=PanelScroll(items_below=1, items_above=3, screens_below=2.0, screens_right=0.5),
+        panel=PanelScroll(elements_below=1, elements_above=3, screens_below=2.0, screens_right=0.5),
     )
-    text_only = element(5, "pre", scroll=PanelScroll(screens_below=1.5))
+    text_only = element(5, "pre", panel=PanelScroll(screens_below=1.5))
     assert render(snapshot(panel, text_only)).splitlines() == [
         "[4]<div scrollable>Messages: 3 more items above, 1 more item below, more to the right "
         "(scroll it with index 4)</div>",

@@ -31,7 +31,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("output/console.py", "rich Console"): "make_console's consoles write to artifacts.redacting_stream",
     ("ui/app.py", "HTTP response"): "_response: the one place the UI's answers leave, redacted",
     ("ui/app.py", "WebSocket send"): "_outgoing: the one place the UI's events leave, redacted",
-    ("browser/install.py", "print"): "the installer's own progress: commands and paths, no page text",
     ("mcp/server.py", "print"): "the address served, once bound",
     ("output/reporter.py", "print"): "JSON lines to a stream made with artifacts.redacting_stream",
 }
