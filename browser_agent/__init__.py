@@ -9,10 +9,10 @@ Playwright until a name that needs them is asked for.
 """
 
 # Private names only: dir(browser_agent) is the public surface (tests/unit/test_public_api.py).
-import importlib as _importlib
 import typing as _typing
 
 from browser_agent.extras import version as _version
+from browser_agent.lazy_names import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
     from browser_agent.agent import Agent, AgentHooks, AgentSettings
@@ -109,15 +109,4 @@ __all__ = [
 ]
 
 if not _typing.TYPE_CHECKING:  # type checkers read the imports above; a module __getattr__ would hide typos
-
-    def __getattr__(name: str) -> _typing.Any:
-        """Import a public name from its subpackage the first time it is asked for, then keep it here."""
-        home = _HOMES.get(name)
-        if home is None:
-            raise AttributeError(f"module 'browser_agent' has no attribute {name!r}")
-        value = getattr(_importlib.import_module(f"browser_agent.{home}"), name)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = _lazy_names(__name__, _HOMES, globals())

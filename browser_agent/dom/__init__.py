@@ -5,11 +5,11 @@ Playwright: they are imported on first use (``from browser_agent.dom import extr
 ever), so that reading a snapshot (re-identification, a saved run) loads no Playwright.
 """
 
-import importlib as _importlib
 import typing as _typing
 
 from browser_agent.dom.serializer import render
 from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
+from browser_agent.lazy_names import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
     from browser_agent.dom.extractor import ExtractOptions, extract_snapshot
@@ -40,15 +40,4 @@ __all__ = [
 ]
 
 if not _typing.TYPE_CHECKING:  # type checkers read the imports above; a module __getattr__ would hide typos
-
-    def __getattr__(name: str) -> _typing.Any:
-        """Import a name that needs Playwright from its module the first time it is asked for."""
-        home = _WITH_PLAYWRIGHT.get(name)
-        if home is None:
-            raise AttributeError(f"module 'browser_agent.dom' has no attribute {name!r}")
-        value = getattr(_importlib.import_module(f"browser_agent.dom.{home}"), name)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = _lazy_names(__name__, _WITH_PLAYWRIGHT, globals())

@@ -6,9 +6,9 @@ agent or the replay: they are imported on first use (``from browser_agent.output
 works as ever), so that rendering a saved run's report loads neither Playwright nor langchain.
 """
 
-import importlib as _importlib
 import typing as _typing
 
+from browser_agent.lazy_names import lazy_names as _lazy_names
 from browser_agent.output.files import save_gif, save_report
 from browser_agent.output.gif import render_gif
 from browser_agent.output.html import render_html
@@ -23,15 +23,4 @@ _CONSOLES = {"ConsoleReporter": "reporter", "ReplayReporter": "replay_console"}
 __all__ = ["ConsoleReporter", "ReplayReporter", "render_gif", "render_html", "save_gif", "save_report"]
 
 if not _typing.TYPE_CHECKING:  # type checkers read the imports above; a module __getattr__ would hide typos
-
-    def __getattr__(name: str) -> _typing.Any:
-        """Import a console from its module the first time it is asked for, then keep it here."""
-        home = _CONSOLES.get(name)
-        if home is None:
-            raise AttributeError(f"module 'browser_agent.output' has no attribute {name!r}")
-        value = getattr(_importlib.import_module(f"browser_agent.output.{home}"), name)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = _lazy_names(__name__, _CONSOLES, globals())

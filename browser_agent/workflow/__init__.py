@@ -7,8 +7,9 @@ that a module of the package (``workflow.file_format``, which tells a workflow f
 imported alone, without the replay and Playwright.
 """
 
-import importlib as _importlib
 import typing as _typing
+
+from browser_agent.lazy_names import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
     from browser_agent.workflow.make import make_workflow
@@ -42,15 +43,4 @@ __all__ = [
 ]
 
 if not _typing.TYPE_CHECKING:  # type checkers read the imports above; a module __getattr__ would hide typos
-
-    def __getattr__(name: str) -> _typing.Any:
-        """Import a public name from its module the first time it is asked for, then keep it here."""
-        home = _HOMES.get(name)
-        if home is None:
-            raise AttributeError(f"module 'browser_agent.workflow' has no attribute {name!r}")
-        value = getattr(_importlib.import_module(f"browser_agent.workflow.{home}"), name)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = _lazy_names(__name__, _HOMES, globals())

@@ -182,6 +182,10 @@ for _name, _allowed in ALLOWED.items():
         "artifacts",
     }:
         _allowed |= {"artifacts", "user_files"}
+# A package's names imported on first use (its __init__ stays light): a leaf, usable by every layer.
+ALLOWED["lazy_names"] = set()
+for _allowed in ALLOWED.values():
+    _allowed.add("lazy_names")
 
 
 def _layer(path: Path) -> str:

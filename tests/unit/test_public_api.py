@@ -67,6 +67,7 @@ def test_no_private_or_module_leaks() -> None:
         "export",
         "extras",
         "interrupts",
+        "lazy_names",
         "llm",
         "sensitive",
         "testing",
