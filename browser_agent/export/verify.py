@@ -29,7 +29,7 @@ _FUNCTIONS = frozenset({"run", "main", "page", "test_recorded_run"})
 _ATTRIBUTES = frozenset(
     {"environ", "get", "compile", "escape", "IGNORECASE", "fixture", "chromium", "launch", "close"}
     | {"new_page", "context", "expect_page", "value", "append", "bring_to_front", "goto", "go_back"}
-    | {"wait_for_timeout", "keyboard", "press", "mouse", "wheel", "first", "last", "filter", "locator"}
+    | {"wait_for_timeout", "keyboard", "press", "mouse", "wheel", "first", "last", "filter", "locator", "or_"}
     | {"frame_locator", "get_by_role", "get_by_label", "get_by_placeholder", "get_by_test_id"}
     | {"get_by_text", "click", "fill", "press_sequentially", "select_option", "hover", "set_input_files"}
     | {"scroll_into_view_if_needed", "to_have_url", "to_be_visible"}
