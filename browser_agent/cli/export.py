@@ -39,6 +39,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="write a pytest test that checks the page and the text the run ended on",
     )
+    parser.add_argument(
+        "--heal",
+        action="store_true",
+        help="write the form whose failed locators hand their step to a model (BROWSER_AGENT_MODEL) and "
+        "go on; it needs browser-agent where it runs (the plain form needs only Playwright)",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite FILE when it exists")
     parser.set_defaults(func=_main)
 
@@ -52,10 +58,10 @@ def _main(args: argparse.Namespace) -> int:
     script: ExportedScript
     if _is_workflow(args.history):
         workflow = Workflow.load(args.history)
-        script = export_workflow(workflow, pytest=args.pytest, origin=args.history.name)
+        script = export_workflow(workflow, pytest=args.pytest, origin=args.history.name, heal=args.heal)
     else:
         history = AgentHistory.load(args.history)
-        script = export_history(history, pytest=args.pytest, origin=args.history.name)
+        script = export_history(history, pytest=args.pytest, origin=args.history.name, heal=args.heal)
     for warning in script.warnings:
         print(f"browser-agent export: warning: {warning}", file=sys.stderr)
     # What is written is what was checked: the script as redacted, checked again.
