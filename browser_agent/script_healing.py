@@ -142,7 +142,10 @@ def _heal(page: SyncPage, action: Mapping[str, Any], reason: str, goal: str) -> 
         return str(exc)
     if llm is None:
         return "no model to heal with: set BROWSER_AGENT_MODEL=PROVIDER:NAME"
-    secrets = artifacts.remember(_secrets_of(action))
+    try:
+        secrets = artifacts.remember(_secrets_of(action))
+    except BrowserAgentError as exc:  # a secret too short to redact, or a name no placeholder can have
+        return str(exc)
     cdp = page.context.new_cdp_session(page)
     try:
         target = str(cdp.send("Target.getTargetInfo")["targetInfo"]["targetId"])
@@ -207,14 +210,17 @@ class _Unfenced(logging.Filter):
 
 
 def _secrets_of(action: Mapping[str, Any]) -> Secrets:
-    """The secrets the action's placeholders name, from the script's environment variables."""
-    names = {
-        m.group(1)
-        for value in action.values()
-        if isinstance(value, str)
-        for m in _PLACEHOLDER.finditer(value)
-    }
-    return Secrets({name: os.environ[secret_env(name)] for name in names if secret_env(name) in os.environ})
+    """The script's secrets (its ``BA_SECRET_<NAME>`` variables): each redacted from what the model is
+    shown, and those the action's placeholders name filled in where it types them."""
+    prefix = secret_env("x")[:-1]
+    known = {key[len(prefix) :].lower(): value for key, value in os.environ.items() if key.startswith(prefix)}
+    for value in action.values():
+        for found in _PLACEHOLDER.finditer(value if isinstance(value, str) else ""):
+            env = secret_env(found.group(1))
+            if env in os.environ:
+                known.pop(env[len(prefix) :].lower(), None)
+                known[found.group(1)] = os.environ[env]
+    return Secrets({name: value for name, value in known.items() if value})
 
 
 def _first_line(exc: BaseException) -> str:
