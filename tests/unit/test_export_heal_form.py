@@ -80,3 +80,9 @@ def test_the_command_writes_the_heal_form(tmp_path: Path) -> None:
         'with healable(page, {"action": "click_element"}, "<button> \'buy now\'"):'
         in out.read_text()
     )
+
+
+def test_the_pytest_form_heals_too() -> None:
+    source = render_script(_steps(), heal=True, pytest=True).source
+    fixture = source.split("def page()", 1)[1].split("def test_recorded_run", 1)[0]
+    assert "args=healing_args()" in fixture and source.count("with healable(") == 3
