@@ -113,6 +113,8 @@ def healable(
     except PlaywrightSyncError as exc:
         if page.is_closed():
             raise
+        if opens_tab and len(page.context.pages) > tabs:
+            return  # the click took, and its tab came late: doing the step again would open another
         reason = f"the script could not use the element it recorded, {element}: {_first_line(exc)}"
         failure = _heal(page, action, reason, goal)
         if failure is None and opens_tab and not _tab_opened(page, tabs):
