@@ -76,10 +76,7 @@ def test_the_command_writes_the_heal_form(tmp_path: Path) -> None:
     history.write_text(json.dumps({"task": "t", "version": 2, "steps": steps}))
     out = tmp_path / "healing.py"
     assert cli_main(["export", str(history), "-o", str(out), "--heal"]) == 0
-    assert (
-        'with healable(page, {"action": "click_element"}, "<button> \'buy now\'"):'
-        in out.read_text()
-    )
+    assert 'with healable(page, {"action": "click_element"}, "<button> \'buy now\'"):' in out.read_text()
 
 
 def test_the_pytest_form_heals_too() -> None:
