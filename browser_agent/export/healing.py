@@ -41,10 +41,10 @@ def healable_lines(step: ExportStep, lines: Sequence[str], inputs: Inputs) -> li
         return list(lines)
     body = list(lines[start:])
     wrapped = len(body)
-    opens_tab = body[0].strip() == _NEW_TAB
+    opens_tab = step.opened_tab
     if opens_tab:  # a healed click opens its tab while nothing awaits it: the newest tab is it
         wrapped = next((n for n, line in enumerate(body) if line.strip() == _TAB_VALUE), 0)
-        if not wrapped:
+        if body[0].strip() != _NEW_TAB or not wrapped:  # not as the writer writes a new tab: not healed
             return list(lines)
         body[0] = body[0].replace(" as new_tab:", ":")
         body[wrapped] = body[wrapped].replace("new_tab.value", _NEWEST_TAB)
