@@ -10,6 +10,12 @@ packaged recording runs three times, judged by the shop's own record of orders:
 * healed: with ``--heal``'s options and a scripted model standing in for a real one (it acts on the
   element that says the new words): correct when the one order is the recorded purchase;
 * again: the healed workflow (``healed_workflow``) without a model, on another layout of the same shop.
+
+Then exported scripts (``--export``): the second shop's purchase (``tests/support/second_shop.py``) recorded
+on its canonical layout, exported plain and with ``--heal``, run on each of its layouts, renamed
+(``EXPORT_RENAMES``: a button, the link that opens the checkout's tab, the order button, and the three at
+once) and not: the plain script's stops, and how many the ``--heal`` form turns into the right order with
+the scripted healer standing in for a model (``BA_HEAL_WAIT_MS=2000``: a locator waits 2 s).
 """
 
 from __future__ import annotations
@@ -31,6 +37,15 @@ from browser_agent.record import AgentHistory
 from browser_agent.workflow import Workflow, make_workflow, run_workflow
 from browser_agent.workflow.heal import healed_workflow
 from tests.support.healer import RENAMES, healer
+from tests.support.second_shop import LAYOUTS
+
+EXPORT_RENAMES: tuple[dict[str, str], ...] = (
+    {},
+    {"Add to cart": "Add to bag"},
+    {">Proceed to checkout</a>": ">Go to payment</a>"},
+    {"Place order": "Buy now"},
+    {"Add to cart": "Add to bag", ">Proceed to checkout</a>": ">Go to payment</a>", "Place order": "Buy now"},
+)
 
 FENCE = ("http://127.0.0.1:*",)
 
@@ -98,7 +113,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=3, help="shop layout seeds per renaming")
     parser.add_argument("--verbose", action="store_true", help="print every case")
+    parser.add_argument("--export", action="store_true", help="only the exported scripts' part")
+    parser.add_argument("--layouts", type=int, default=len(LAYOUTS), help="second-shop layouts to export on")
     args = parser.parse_args()
+    from benchmarks.heal_export import export_figures
+
+    print(json.dumps(export_figures(LAYOUTS[: args.layouts], EXPORT_RENAMES, verbose=args.verbose)))
+    if args.export:
+        return
     outcomes = asyncio.run(bench(args.seeds))
     stops = [o for o in outcomes if o.plain == "stopped"]
     figures = {

@@ -42,6 +42,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="write a pytest test that checks the page and the text the run ended on",
     )
+    parser.add_argument(
+        "--heal",
+        action="store_true",
+        help="write the form whose failed locators hand their step to a model (BROWSER_AGENT_MODEL) and "
+        "go on; it needs browser-agent where it runs (the plain form needs only Playwright)",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite FILE when it exists")
     parser.set_defaults(func=_main)
 
@@ -50,7 +56,7 @@ def _main(args: argparse.Namespace) -> int:
     from browser_agent.artifacts import redacted, write_text
     from browser_agent.export import verify_script
 
-    script = _script(args.history, pytest=args.pytest)
+    script = _script(args.history, pytest=args.pytest, heal=args.heal)
     for warning in script.warnings:
         print(f"browser-agent export: warning: {warning}", file=sys.stderr)
     # What is written is what was checked: the script as redacted, checked again.
@@ -69,7 +75,7 @@ def _main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _script(path: Path, *, pytest: bool) -> ExportedScript:
+def _script(path: Path, *, pytest: bool, heal: bool) -> ExportedScript:
     """The script of a workflow or of a saved history; a history's loads no engine (no Playwright)."""
     from browser_agent.export import export_history
     from browser_agent.record import AgentHistory
@@ -78,5 +84,5 @@ def _script(path: Path, *, pytest: bool) -> ExportedScript:
     if is_workflow_file(path):
         from browser_agent.workflow import Workflow, export_workflow  # a workflow's model loads the replay
 
-        return export_workflow(Workflow.load(path), pytest=pytest, origin=path.name)
-    return export_history(AgentHistory.load(path), pytest=pytest, origin=path.name)
+        return export_workflow(Workflow.load(path), pytest=pytest, origin=path.name, heal=heal)
+    return export_history(AgentHistory.load(path), pytest=pytest, origin=path.name, heal=heal)

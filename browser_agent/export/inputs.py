@@ -21,6 +21,7 @@ _TAKEN = frozenset(
     {"page", "os", "re", "tabs", "target", "new_tab", "quote_plus", "said", "browser", "playwright", "run"}
     | {"main", "pytest", "expect", "sync_playwright", "recorded_from", "recorded_task"}
     | {"recorded_answer", "str", "read", "shown", "dict", "print"}
+    | {"healable", "healing_args", "healing_wait_ms"}  # the --heal form's calls
 )
 
 

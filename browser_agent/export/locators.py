@@ -4,6 +4,12 @@ The order is Playwright's own advice: the element's role and accessible name, it
 placeholder, its test id, its text; a CSS selector only when none of those was recorded, and then the
 line says so. An element inside frames is reached through ``frame_locator`` for each of them.
 
+A name that runs on from an item's words into a price ("Blue Ceramic Mug $14.00 New", a product card) is
+matched by the words, then a price and whatever follows it: the price and the badge vary from layout to
+layout (a promotion), and a longer item's name ("Blue Ceramic Mug Set $38.00") does not match. An option
+of a list a button opened (``role=option``) is matched by its role or, failing that, by its text: the
+same list drawn with plain ``div`` options has no role.
+
 Uniqueness is judged only from what the fingerprint recorded: when the page held look-alikes (``twins``)
 and the element's own card had labels no other card showed (``group``), the locator is scoped to the
 innermost container showing that label; when nothing told them apart, the line says so and the locator
@@ -97,27 +103,29 @@ def locate(
     if named_by is not None:
         named = _named_call(fingerprint, *named_by)
         if named is not None:
+            either = _either_named_option(fingerprint, named, "".join(root), *named_by)
             why = f"the element whose name holds the value of {named_by[0]}, whatever it is set to"
-            return LocatorCode((*root, named), True, why, len(root) - 1)
+            return LocatorCode((*root, named, *either), True, why, len(root) - 1)
     call, robust, note = _element_call(fingerprint, shown_name)
+    calls = (call, *_either_option(fingerprint, call, "".join(root), shown_name))
     if fingerprint.twins and fingerprint.group:
         card = (
             *root,
             '.locator("*")',
             f".filter(has_text={py_string(fingerprint.group[0])})",
-            f".filter(has={''.join(root)}{call})",
+            f".filter(has={''.join(root)}{''.join(calls)})",
             ".last",
         )
         scoped = "inside the innermost part of the page showing its own card's label"
         why = f"the page showed {int(fingerprint.twins)} more like it: {scoped}"
-        return LocatorCode((*card, call), robust, _join(note, why), len(root) - 1)
+        return LocatorCode((*card, *calls), robust, _join(note, why), len(root) - 1)
     if fingerprint.twins:
         why = (
             f"the page showed {int(fingerprint.twins)} more like it and nothing in their own parts told them "
             "apart: Playwright stops here rather than pick one"
         )
-        return LocatorCode((*root, call), robust, _join(note, why), len(root) - 1)
-    return LocatorCode((*root, call), robust, note, len(root) - 1)
+        return LocatorCode((*root, *calls), robust, _join(note, why), len(root) - 1)
+    return LocatorCode((*root, *calls), robust, note, len(root) - 1)
 
 
 def _join(*notes: str) -> str:
@@ -145,8 +153,10 @@ def _element_call(fingerprint: Fingerprint, shown: str | None) -> tuple[str, boo
     role = implicit_role(fingerprint)
     if tag == "select" and not fingerprint.role:
         return _select_call(fingerprint)
+    priced = _priced_pattern(name)
     if role and name:
-        return f".get_by_role({py_string(role)}, {_name_arg(name, shown)})", True, ""
+        named = f"name={priced}" if priced else _name_arg(name, shown)
+        return f".get_by_role({py_string(role)}, {named})", True, ""
     placeholder = fingerprint.attribute("placeholder")
     if tag in _FIELDS and placeholder and " ".join(placeholder.lower().split()) == name:
         return f".get_by_placeholder({py_string(placeholder)}, exact=True)", True, ""
@@ -158,7 +168,7 @@ def _element_call(fingerprint: Fingerprint, shown: str | None) -> tuple[str, boo
     text = fingerprint.text or name
     if text and tag not in _FIELDS:
         spelled = shown if shown and shown.lower() == text else None
-        return f".get_by_text({_text_arg(text, spelled)})", True, ""
+        return f".get_by_text({_priced_pattern(text) or _text_arg(text, spelled)})", True, ""
     return _css_call(fingerprint)
 
 
@@ -191,8 +201,47 @@ def _named_words(name: str, variable: str, value: str) -> str:
     return f"{regex_literal(_ALONE[0])} + re.escape({variable}) + {regex_literal(_ALONE[1])}"
 
 
-_PRICED = r"(?:\s+[^\sA-Za-z].*)?$"  # after the item's words: nothing, or a price and what follows it
+_PRICED = r"(?:\s+[^\sA-Za-z].*)?$"
+_CURRENCY = "$€£¥₹"
+_PRICE = re.compile(
+    rf"[{_CURRENCY}]\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:[.,]\d\d|(?:\.\d+)?[{_CURRENCY}])"
+)  # after the item's words: nothing, or a price and what follows it
 _ALONE = (r"(?<!\w)", r"(?!\w)")
+
+
+def _priced_pattern(name: str) -> str | None:
+    """``re.compile(...)`` matching an item's words then a price and anything after it, when ``name``
+    went on so ("blue ceramic mug $14.00 new"); None for any other name ("page 2" has no price)."""
+    words = name.split()
+    at = next((n for n, word in enumerate(words) if _PRICE.fullmatch(word)), None)
+    if not at or any(not char.isalpha() for char in words[at - 1][-1:]):
+        return None
+    item = " ".join(words[:at])
+    return f"re.compile({regex_literal('^' + _pattern(item) + _PRICED)}, re.IGNORECASE)"
+
+
+def _is_custom_option(fingerprint: Fingerprint) -> bool:
+    return implicit_role(fingerprint) == "option" and fingerprint.tag != "option"
+
+
+def _either_option(fingerprint: Fingerprint, call: str, root: str, shown: str | None) -> tuple[str, ...]:
+    """The call to add after ``call`` for a custom list's option (by its role, or by its text where the
+    list is drawn without roles); none for other elements."""
+    text = fingerprint.text or fingerprint.name
+    if not _is_custom_option(fingerprint) or not text or not call.startswith('.get_by_role("option"'):
+        return ()
+    spelled = shown if shown and shown.lower() == text else None
+    return (f'.or_({root}.get_by_text({_text_arg(text, spelled)}).locator("visible=true"))',)
+
+
+def _either_named_option(
+    fingerprint: Fingerprint, call: str, root: str, variable: str, value: str
+) -> tuple[str, ...]:
+    """``_either_option`` for an option found by a variable's words."""
+    if not _is_custom_option(fingerprint) or not call.startswith('.get_by_role("option"'):
+        return ()
+    pattern = f"re.compile({_named_words(fingerprint.name, variable, value)}, re.IGNORECASE)"
+    return (f'.or_({root}.get_by_text({pattern}).locator("visible=true"))',)
 
 
 def _select_call(fingerprint: Fingerprint) -> tuple[str, bool, str]:

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from browser_agent.export.actions import Locate, StepWriter, robust_locator, uses_tabs
 from browser_agent.export.assertions import Ending, end_checks
+from browser_agent.export.healing import HEAL_IMPORT, healable_lines
 from browser_agent.export.inputs import ENV_PREFIX, Inputs
 from browser_agent.export.literals import long_string, py_string
 from browser_agent.export.params import checked_step
@@ -44,8 +45,11 @@ class ExportedScript:
     names: frozenset[str] = frozenset()
 
 
-def export_history(history: AgentHistory, *, pytest: bool = False, origin: str = "") -> ExportedScript:
-    """The script of a saved run; ``origin`` names the history file (kept in the script as a literal).
+def export_history(
+    history: AgentHistory, *, pytest: bool = False, origin: str = "", heal: bool = False
+) -> ExportedScript:
+    """The script of a saved run; ``origin`` names the history file (kept in the script as a literal);
+    ``heal`` writes the form whose failed locators are healed by a model (``export.healing``).
 
     Raises:
         UserError: the history holds no action to export, or a parameter the script needs is missing
@@ -54,7 +58,7 @@ def export_history(history: AgentHistory, *, pytest: bool = False, origin: str =
     steps = steps_from_history(history)
     done = next((s for s in reversed(history.steps) if s.final is not None), None)
     ending = Ending(url=done.url if done else None, text=history.final_result()) if done else Ending()
-    return render_script(steps, task=history.task, origin=origin, ending=ending, pytest=pytest)
+    return render_script(steps, task=history.task, origin=origin, ending=ending, pytest=pytest, heal=heal)
 
 
 def render_script(
@@ -65,8 +69,10 @@ def render_script(
     ending: Ending | None = None,
     pytest: bool = False,
     locate: Locate = robust_locator,
+    heal: bool = False,
 ) -> ExportedScript:
-    """The script for ``steps``; ``locate`` turns a step into its locator (the robust one by default).
+    """The script for ``steps``; ``locate`` turns a step into its locator (the robust one by default);
+    ``heal``: each action on an element is healed by a model when its locator fails.
 
     Raises:
         UserError: a step's parameters are missing or malformed (``step 3, action wait: parameter
@@ -77,7 +83,9 @@ def render_script(
     checked = [(where, checked_step(step, where)) for where, step in numbered]
     inputs = Inputs()
     writer = StepWriter(inputs, locate, base_url=_base_url([step for _, step in checked], inputs))
-    body = [line for where, step in checked for line in writer.lines(step, where)]
+    body = [line for where, step in checked for line in _step_lines(writer, step, where, heal=heal)]
+    if heal:
+        body.insert(0, "    page.context.set_default_timeout(healing_wait_ms())  # then the step is healed")
     if any(uses_tabs(s.action) or s.opened_tab for _, s in checked):
         body.insert(0, "    tabs = [page]  # the agent's tab numbers: tabs in the order they opened")
     entered = any(i.name != "base_url" for i in inputs.all) or bool(inputs.secrets)
@@ -85,15 +93,21 @@ def render_script(
     body += read_lines(reads)
     checks = end_checks(ending, reads, writer) if pytest else []
     recorded = _recorded(origin, task, ending.text)
-    ending_code = _test(checks) if pytest else _main()
+    ending_code = _test(checks, heal=heal) if pytest else _main(heal=heal)
     expected = expectation_constants(reads) if pytest else []
     code = [*recorded, *_constants(inputs), *expected, *_run_function(inputs, body), *ending_code]
-    source = "\n".join([*_docstring(pytest=pytest), *_imports("\n".join(code), pytest=pytest), *code])
+    imports = _imports("\n".join(code), pytest=pytest, heal=heal)
+    source = "\n".join([*_docstring(pytest=pytest, heal=heal), *imports, *code])
     names = frozenset(name for i in inputs.all for name in (i.name, i.constant))
     names |= frozenset(r.constant for r in reads if r.variable is None) if pytest else frozenset()
     fitted = _fit(source)
     verify_script(fitted, names)
     return ExportedScript(fitted, tuple(writer.warnings), names)
+
+
+def _step_lines(writer: StepWriter, step: ExportStep, where: str, *, heal: bool) -> list[str]:
+    lines = writer.lines(step, where)
+    return healable_lines(step, lines, writer.inputs) if heal else lines
 
 
 def _where(step: ExportStep, position: int) -> str:
@@ -114,9 +128,15 @@ def _base_url(steps: Sequence[ExportStep], inputs: Inputs) -> str | None:
     return inputs.add("base_url", f"{parts.scheme}://{parts.netloc}/").value
 
 
-def _docstring(*, pytest: bool) -> list[str]:
+def _docstring(*, pytest: bool, heal: bool = False) -> list[str]:
     """Our words only: what the run recorded is kept in the ``RECORDED_*`` literals below it."""
     run_it = "pytest THIS_FILE" if pytest else "python THIS_FILE"
+    healing = [
+        "",
+        "A locator that fails (nothing found in BA_HEAL_WAIT_MS, 10000 by default, or several found)",
+        "hands its step to the model BROWSER_AGENT_MODEL names, with the step's goal; it needs browser-agent",
+        "installed, and the browser it launches can be driven by any process of this machine while it runs.",
+    ]
     return [
         f"{_QUOTES}Exported by browser-agent: plain Playwright (sync API) doing what a recorded run did.",
         "",
@@ -124,6 +144,7 @@ def _docstring(*, pytest: bool) -> list[str]:
         f"(e.g. {ENV_PREFIX}BASE_URL=http://localhost:8000/), else it is the value recorded. Secrets come",
         f"from environment variables only ({ENV_PREFIX}SECRET_<NAME>), never from this file.",
         f"{ENV_PREFIX}HEADED=1 shows the browser; {ENV_PREFIX}CHROMIUM=/path/to/chrome picks it.",
+        *(healing if heal else []),
         _QUOTES,
     ]
 
@@ -162,13 +183,13 @@ def _run_function(inputs: Inputs, body: list[str]) -> list[str]:
     return ["", "", signature, f'    """{summary}"""', *body]
 
 
-def _main() -> list[str]:
+def _main(*, heal: bool = False) -> list[str]:
     return [
         "",
         "",
         "def main() -> None:",
         "    with sync_playwright() as playwright:",
-        *_launch("        "),
+        *_launch("        ", heal=heal),
         "        try:",
         "            print(run(browser.new_page()))",
         "        finally:",
@@ -181,16 +202,17 @@ def _main() -> list[str]:
     ]
 
 
-def _launch(indent: str) -> list[str]:
+def _launch(indent: str, *, heal: bool = False) -> list[str]:
     return [
         f"{indent}browser = playwright.chromium.launch(",
         f'{indent}    headless=os.environ.get("{ENV_PREFIX}HEADED") != "1",',
         f'{indent}    executable_path=os.environ.get("{ENV_PREFIX}CHROMIUM") or None,',
+        *([f"{indent}    args=healing_args(),  # a session of the healing can attach to it"] if heal else []),
         f"{indent})",
     ]
 
 
-def _test(checks: list[str]) -> list[str]:
+def _test(checks: list[str], *, heal: bool = False) -> list[str]:
     return [
         "",
         "",
@@ -198,7 +220,7 @@ def _test(checks: list[str]) -> list[str]:
         "def page() -> Iterator[Page]:",
         '    """A fresh Chromium page (remove this fixture to use the one of pytest-playwright)."""',
         "    with sync_playwright() as playwright:",
-        *_launch("        "),
+        *_launch("        ", heal=heal),
         "        try:",
         "            yield browser.new_page()",
         "        finally:",
@@ -212,7 +234,7 @@ def _test(checks: list[str]) -> list[str]:
     ]
 
 
-def _imports(code: str, *, pytest: bool) -> list[str]:
+def _imports(code: str, *, pytest: bool, heal: bool = False) -> list[str]:
     """The imports ``code`` uses (the names it reads, not words in its literals), sorted as isort does."""
     used = {node.id for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Name)}
     stdlib = ["import os"]
@@ -223,7 +245,11 @@ def _imports(code: str, *, pytest: bool) -> list[str]:
     if "quote_plus" in used:
         stdlib.append("from urllib.parse import quote_plus")
     names = "Page, expect, sync_playwright" if "expect" in used else "Page, sync_playwright"
-    third = [*(["import pytest"] if pytest else []), f"from playwright.sync_api import {names}"]
+    third = [
+        *(["import pytest"] if pytest else []),
+        *([HEAL_IMPORT] if heal else []),
+        f"from playwright.sync_api import {names}",
+    ]
     return ["", "from __future__ import annotations", "", *stdlib, "", *third]
 
 

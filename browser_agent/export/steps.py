@@ -26,7 +26,8 @@ class ExportStep:
     ``input_names`` names the input a parameter's value is (``{"text": "email"}``; otherwise the name is
     made from the field's label); ``named_by`` is ``(input name, recorded value)`` when an input's value
     names the element itself (the product link a workflow clicks). ``number`` is the step of the record
-    it came from, for messages (None: its place among the steps exported).
+    it came from, for messages (None: its place among the steps exported). ``goal`` is what the step was
+    for, in the recording's words (its ``next_goal``): a ``--heal`` script tells the model.
     """
 
     action: str
@@ -39,6 +40,7 @@ class ExportStep:
     input_names: Mapping[str, str] = field(default_factory=dict)
     named_by: tuple[str, str] | None = None
     number: int | None = None
+    goal: str = ""
 
 
 def steps_from_history(history: AgentHistory) -> list[ExportStep]:
@@ -75,6 +77,7 @@ def _steps_of(recorded: AgentStep) -> list[ExportStep]:
                 shown_name=shown_name(found.name, said) if found is not None else None,
                 opened_tab=result is not None and result.new_tab is not None,
                 number=recorded.step,
+                goal=recorded.next_goal,
             )
         )
     return steps

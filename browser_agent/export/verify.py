@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from browser_agent.action_specs.catalog import custom_script_words
 from browser_agent.errors import UserError
+from browser_agent.export.healing import HEAL_NAMES
 
 __all__ = ["verify_script"]
 
@@ -24,16 +25,17 @@ _NAMES = frozenset(
     {"os", "re", "pytest", "expect", "sync_playwright", "Page", "Iterator", "quote_plus", "None", "str"}
     | {"page", "tabs", "target", "new_tab", "said", "browser", "playwright", "run", "main", "__name__"}
     | {"RECORDED_FROM", "RECORDED_TASK", "RECORDED_ANSWER", "read", "shown", "dict", "print"}
+    | set(HEAL_NAMES)  # the --heal form's calls into browser-agent
 )
 _FRAME = re.compile(r"frame(_\d+)?")
 _FUNCTIONS = frozenset({"run", "main", "page", "test_recorded_run"})
 _ATTRIBUTES = frozenset(
     {"environ", "get", "compile", "escape", "IGNORECASE", "fixture", "chromium", "launch", "close"}
     | {"new_page", "context", "expect_page", "value", "append", "bring_to_front", "goto", "go_back"}
-    | {"wait_for_timeout", "keyboard", "press", "mouse", "wheel", "first", "last", "filter", "locator"}
+    | {"wait_for_timeout", "keyboard", "press", "mouse", "wheel", "first", "last", "filter", "locator", "or_"}
     | {"frame_locator", "get_by_role", "get_by_label", "get_by_placeholder", "get_by_test_id"}
     | {"get_by_text", "click", "fill", "press_sequentially", "select_option", "hover", "set_input_files"}
-    | {"scroll_into_view_if_needed", "to_have_url", "to_be_visible"}
+    | {"scroll_into_view_if_needed", "to_have_url", "to_be_visible", "set_default_timeout", "pages"}
     | {
         "url",
         "inner_text",
@@ -46,7 +48,9 @@ _ATTRIBUTES = frozenset(
         "lower",
     }
 )
-_KEYWORDS = frozenset({"name", "exact", "has_text", "has", "label", "headless", "executable_path"})
+_KEYWORDS = frozenset(
+    {"name", "exact", "has_text", "has", "label", "headless", "executable_path", "args", "opens_tab"}
+)
 _IMPORTS = frozenset(
     {
         ("__future__", "annotations"),
@@ -58,6 +62,7 @@ _IMPORTS = frozenset(
         ("playwright.sync_api", "Page"),
         ("playwright.sync_api", "expect"),
         ("playwright.sync_api", "sync_playwright"),
+        *(("browser_agent.script_healing", name) for name in HEAL_NAMES),
     }
 )
 _FORBIDDEN = (

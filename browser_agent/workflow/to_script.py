@@ -17,15 +17,18 @@ __all__ = ["export_workflow", "steps_from_workflow"]
 _BY_BASE_URL = frozenset({"url"})  # the export writes addresses under its own ``base_url`` input
 
 
-def export_workflow(workflow: Workflow, *, pytest: bool = False, origin: str = "") -> ExportedScript:
-    """The script of ``workflow``; ``origin`` names the workflow file (kept in the script as a literal).
+def export_workflow(
+    workflow: Workflow, *, pytest: bool = False, origin: str = "", heal: bool = False
+) -> ExportedScript:
+    """The script of ``workflow``; ``origin`` names the workflow file (kept in the script as a literal);
+    ``heal`` writes the form whose failed locators are healed by a model.
 
     Raises:
         UserError: the workflow has no step to export, or a step's parameters are missing or malformed.
     """
     steps = steps_from_workflow(workflow)
     ending = Ending(text=workflow.recorded_result)
-    return render_script(steps, task=workflow.task, origin=origin, ending=ending, pytest=pytest)
+    return render_script(steps, task=workflow.task, origin=origin, ending=ending, pytest=pytest, heal=heal)
 
 
 def steps_from_workflow(workflow: Workflow) -> list[ExportStep]:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 
 from browser_agent.testing import ScriptedChatModel, find_index
 
-__all__ = ["RENAMES", "healer", "words"]
+__all__ = ["RENAMES", "heal_policy", "healer", "words"]
 
 RENAMES: tuple[dict[str, str], ...] = (
     {"Add to cart": "Add to basket"},
@@ -39,6 +39,11 @@ def words(markup: str) -> str:
 
 def healer(renames: Mapping[str, str]) -> ScriptedChatModel:
     """A model that heals the steps whose element was renamed by ``renames`` (and no other)."""
+    return ScriptedChatModel(policy=heal_policy(renames))
+
+
+def heal_policy(renames: Mapping[str, str]) -> Callable[[list[BaseMessage]], dict[str, Any]]:
+    """The policy of ``healer``: what it answers to the messages a healing sends."""
 
     def policy(messages: list[BaseMessage]) -> dict[str, Any]:
         text = str(messages[-1].content)
@@ -55,7 +60,7 @@ def healer(renames: Mapping[str, str]) -> ScriptedChatModel:
                 return {"current_state": brain, "action": [recorded]}
         raise LookupError(f"the healer knows no rename for: {why}")
 
-    return ScriptedChatModel(policy=policy)
+    return policy
 
 
 def _index(page: str, needle: str) -> int:

@@ -5,7 +5,9 @@ What makes it unlike ``browser_agent.demo``: a catalog card is one link whose na
 layout; a look-alike item ("Blue Ceramic Mug Set") that sits next to the real one in some layouts; the
 quantity and the country are custom dropdowns (plain ``div`` options in some layouts, ``role=option`` in
 others); the shipping is a radio group; the cart's checkout link opens a new tab. The server keeps the
-orders placed (``SecondShop.orders``), which is what a test or benchmark judges by.
+orders placed (``SecondShop.orders``), which is what a test or benchmark judges by. ``renames`` replaces
+words in every page served (``{"Add to cart": "Add to bag"}``): a shop that renamed things since a run was
+recorded, whatever its layout.
 
 Pages: ``/`` (catalog), ``/item/SLUG``, ``/cart``, ``/checkout``, ``/done``.
 """
@@ -17,7 +19,7 @@ import itertools
 import random
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -275,11 +277,12 @@ def _order(query: dict[str, list[str]], cart: tuple[Item, int] | None, number: i
 class SecondShop:
     """Serve the shop on 127.0.0.1 (a random port) in a background thread, in the layout named."""
 
-    def __init__(self, layout: str = "canonical") -> None:
+    def __init__(self, layout: str = "canonical", *, renames: Mapping[str, str] | None = None) -> None:
         if layout not in LAYOUTS:
             raise ValueError(f"no layout {layout!r}; the layouts are {LAYOUTS}")
         self.layout = layout
         self.orders: list[ShopOrder] = []
+        renamed = dict(renames or {})
         numbers = itertools.count(5001)
         lock = threading.Lock()
         shop = self
@@ -299,6 +302,8 @@ class SecondShop:
                         if placed is not None:
                             shop.orders.append(placed)
                 body = _route(pages, parts.path, cart, placed)
+                for old, new in renamed.items():
+                    body = body.replace(old, new) if body else body
                 self.send_response(200 if body else 404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.end_headers()

@@ -145,6 +145,18 @@ ALLOWED: dict[str, set[str]] = {
         "extras",
     },
     "models": {"llm", "extras", "errors"},  # chat models from PROVIDER:NAME, for the CLI and scripts
+    # what a --heal exported script calls when a locator fails: replay's healing, attached to its browser
+    "script_healing": {
+        "playback",
+        "models",
+        "export",
+        "record",
+        "controller",
+        "browser",
+        "llm",
+        "errors",
+        "sensitive",
+    },
     "__main__": {"cli"},
     "__init__": {
         "defaults",
