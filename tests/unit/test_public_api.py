@@ -81,6 +81,7 @@ def test_no_private_or_module_leaks() -> None:
         "reid",
         "defaults",
         "ui",
+        "script_healing",
         "user_files",
         "workflow",
     }
