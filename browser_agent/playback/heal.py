@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from browser_agent import artifacts
 from browser_agent.playback.replayer import ReplayedAction, ReplayReport
 from browser_agent.record import ActionCall, AgentHistory, AgentStep
+from browser_agent.record.healing import HEALING_FORMAT, HealRecord, StepChange
 from browser_agent.reid import Fingerprint
 
 __all__ = [
@@ -30,32 +28,6 @@ __all__ = [
     "save_healed_history",
     "step_change",
 ]
-
-HEALING_FORMAT: Final = "browser-agent-healing"
-
-
-class StepChange(BaseModel):
-    """What healing changed in one step: the action and element before and after, and why."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    step: int = Field(description="The step's number (1 = the first step).")
-    reason: str = Field(default="", description="Why the recorded element could not be used.")
-    action_before: dict[str, Any] = Field(description="The recorded action, as {action: name, **params}.")
-    action_after: dict[str, Any] = Field(description="The action the model chose in its place.")
-    element_before: str = Field(default="", description="The recorded element, in words.")
-    element_after: str = Field(default="", description="The element the model acted on, in words.")
-
-
-class HealRecord(BaseModel):
-    """What a healed copy was made from and what changed in it, step by step."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    format: Literal["browser-agent-healing"] = HEALING_FORMAT
-    version: Literal[1] = 1
-    healed_from: str = Field(description="The file the healed copy was made from.")
-    changes: list[StepChange] = Field(default_factory=list)
 
 
 def healed_path(original: str | Path) -> Path:

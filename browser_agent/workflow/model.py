@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from browser_agent import artifacts
 from browser_agent.errors import UserError
-from browser_agent.playback.heal import HealRecord
+from browser_agent.record.healing import HealRecord
 from browser_agent.record.step import RecordedFingerprint
 from browser_agent.user_files import UserFileError, check_version, read_model, validated
 from browser_agent.workflow.file_format import FORMAT, FORMAT_VERSION

@@ -72,6 +72,17 @@ def test_the_export_command_writes_a_saved_runs_script_without_the_engine() -> N
     assert not packages & HEAVY, packages & HEAVY
 
 
+def test_the_export_command_writes_a_workflows_script_without_the_engine(tmp_path: Path) -> None:
+    """A workflow (made here from the saved run, in this interpreter) exports in a new one as lightly."""
+    from browser_agent.workflow import make_workflow
+
+    workflow = make_workflow(AgentHistory.load(SAVED))
+    path = workflow.save(tmp_path / "buy.workflow.json")
+    packages, script = _loaded("-m", "browser_agent", "export", str(path))
+    assert "def run(" in script and "page.goto(" in script
+    assert not packages & HEAVY, packages & HEAVY
+
+
 def test_re_identification_is_imported_without_playwright() -> None:
     """``browser_agent.reid`` reads snapshots, it takes none: the capture (Playwright) stays unloaded."""
     packages, _ = _loaded("-c", "import browser_agent.reid")
