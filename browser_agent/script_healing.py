@@ -36,7 +36,7 @@ from browser_agent import artifacts
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.domains import is_url_allowed, origin_of
 from browser_agent.controller import Controller
-from browser_agent.errors import BrowserAgentError
+from browser_agent.errors import BrowserAgentError, first_line
 from browser_agent.export.inputs import ENV_PREFIX, secret_env
 from browser_agent.models import chat_model_from_env
 from browser_agent.playback.rescue import rescue_step
@@ -115,7 +115,7 @@ def healable(
             raise
         if opens_tab and len(page.context.pages) > tabs:
             return  # the click took, and its tab came late: doing the step again would open another
-        reason = f"the script could not use the element it recorded, {element}: {_first_line(exc)}"
+        reason = f"the script could not use the element it recorded, {element}: {first_line(exc)}"
         failure = _heal(page, action, reason, goal)
         if failure is None and opens_tab and not _tab_opened(page, tabs):
             failure = "the healed step opened no tab, and the recorded one did"
@@ -156,7 +156,10 @@ def _heal(page: SyncPage, action: Mapping[str, Any], reason: str, goal: str) -> 
     step = _Step(ActionCall.model_validate(dict(action)), reason, goal, origin_of(page.url), target)
     # Playwright's sync API holds this thread's event loop: the session runs on a loop of its own.
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as worker:
-        return worker.submit(asyncio.run, _rescue(_HEALING.port, llm, step, secrets)).result()
+        try:
+            return worker.submit(asyncio.run, _rescue(_HEALING.port, llm, step, secrets)).result()
+        except Exception as exc:  # the healing's own failure (no attach, a model error): the step's stands
+            return secrets.redact(f"the healing failed: {first_line(exc)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +226,3 @@ def _secrets_of(action: Mapping[str, Any]) -> Secrets:
                 known.pop(env[len(prefix) :].lower(), None)
                 known[found.group(1)] = os.environ[env]
     return Secrets({name: value for name, value in known.items() if value})
-
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -132,6 +132,24 @@ async def test_a_healing_model_cannot_take_the_script_off_its_site(
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.parametrize(("kind", "why"), [("broken", "went away"), ("unreachable", "the healing failed")])
+async def test_a_healing_that_fails_leaves_the_scripts_own_error_with_why(
+    browser: Browser, tmp_path: Path, bad: DisallowedSite, kind: str, why: str
+) -> None:
+    """A model that fails, or a browser the healing cannot attach to: the script stops on its own
+    locator's error, with a note saying why it was not healed."""
+    script = tmp_path / "healing.py"
+    script.write_text(export_history(await _recorded(browser, "canonical"), heal=True).source)
+    with SecondShop("canonical", renames={"Add to cart": "Add to bag"}) as shop:
+        argument = "the model server went away" if kind == "broken" else bad.url("/stolen")
+        done = _run(script, shop, kind, argument)
+        assert done.returncode != 0 and shop.orders == []
+    assert "browser-agent could not heal this step" in done.stderr, done.stderr[-3000:]
+    assert why in done.stderr and "Add to cart" in done.stderr, done.stderr[-3000:]
+    assert bad.requests == []
+
+
+@pytest.mark.timeout(300)
 async def test_a_secret_the_script_typed_is_never_shown_to_the_healing_model_and_is_typed_again(
     browser: Browser, tmp_path: Path
 ) -> None:

@@ -4,7 +4,9 @@ standing in for the real one its healing asks.
 ``python -m tests.support.heal_script SCRIPT renames '{"Add to cart": "Add to bag"}'``: the healer of
 ``tests/support/healer.py`` (it acts on the element that says the renamed words);
 ``python -m tests.support.heal_script SCRIPT leave http://elsewhere/``: a hostile model, which answers
-every step by going to that address. With ``HEAL_PROMPTS=FILE`` each message the model was sent is
+every step by going to that address; ``broken WHY``: a model whose every call fails;
+``unreachable URL``: the hostile model, but the healing cannot attach to the browser.
+With ``HEAL_PROMPTS=FILE`` each message the model was sent is
 appended to FILE (what a test checks for secrets).
 """
 
@@ -35,6 +37,13 @@ def _leave(url: str) -> Policy:
     return policy
 
 
+def _broken(why: str) -> Policy:
+    def policy(messages: list[BaseMessage]) -> dict[str, Any]:
+        raise RuntimeError(why)
+
+    return policy
+
+
 def _recorded(policy: Policy) -> Policy:
     prompts = os.environ.get("HEAL_PROMPTS")
 
@@ -47,9 +56,27 @@ def _recorded(policy: Policy) -> Policy:
     return recorded
 
 
+def _unreachable() -> list[str]:
+    """The healing told of a DevTools port nobody listens on (a browser launched without one)."""
+    import socket
+
+    from browser_agent import script_healing
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        script_healing._HEALING.port = int(probe.getsockname()[1])
+    return []
+
+
 def main(argv: list[str]) -> None:
     script, kind, arg = argv
-    policy = heal_policy(json.loads(arg)) if kind == "renames" else _leave(arg)
+    if kind == "unreachable":  # the healing cannot attach: its failure must not hide the step's own
+        import browser_agent.script_healing
+
+        browser_agent.script_healing.healing_args = _unreachable
+        kind = "leave"
+    kinds = {"renames": lambda: heal_policy(json.loads(arg)), "leave": lambda: _leave(arg)}
+    policy = kinds.get(kind, lambda: _broken(arg))()
     use_model(ScriptedChatModel(policy=_recorded(policy)))
     runpy.run_path(script, run_name="__main__")
 
