@@ -293,8 +293,6 @@ class BrowserSession:
             raise NavigationError(
                 f"Could not load {url}: the server refused the connection or is not running."
             )
-        if response is not None and response.status >= 400:
-            self._tabs.record(f"{url} answered HTTP {response.status}")
         await self.settle(page)
         return response.status if response is not None else None
 

@@ -9,12 +9,13 @@ import functools
 from collections.abc import Callable, Sized
 from pathlib import Path
 
-from playwright.async_api import Dialog, Download, Page
+from playwright.async_api import Dialog, Download, Page, Response
 
 from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.events import EventLog
 from browser_agent.browser.network import RequestTracker
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.proxy import UNREACHABLE_HEADER
 from browser_agent.browser.signals import TabSignals
 from browser_agent.browser.state import TabInfo
 from browser_agent.browser.watchdog import within
@@ -105,6 +106,7 @@ class TabRegistry:
         page.on("download", self._on_download)
         page.on("crash", self._on_crash)
         page.on("close", self.forget)
+        page.on("response", self._on_response)
         if self.current_id >= 0:
             self.record(f"a new tab {tab_id} opened and is now current")
         self.current_id = tab_id
@@ -298,6 +300,16 @@ class TabRegistry:
         if tab_id is not None:
             self.crashed.add(tab_id)
         self.record(f"tab {tab_id} crashed; open a URL to go on in a fresh tab")
+
+    def _on_response(self, response: Response) -> None:
+        """An error page loaded in a tab, by go_to_url or by a click: said, since its text (a "404 Not
+        Found") otherwise reads as any page's, and a small model took it for the answer it was looking for."""
+        if response.status < 400 or not response.request.is_navigation_request():
+            return
+        if response.frame.parent_frame is not None or UNREACHABLE_HEADER.lower() in response.headers:
+            return  # a frame's error is the frame's; a refused connection is said by the navigation
+        said = f"{response.url} answered HTTP {response.status}"
+        self.record(f"{said}, an error page: go_back returns to the page before")
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         kind, message = dialog.type, dialog.message

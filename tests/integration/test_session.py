@@ -119,3 +119,23 @@ async def test_blocked_domain_is_refused_before_loading(browser, server) -> None
         with pytest.raises(DomainNotAllowedError, match="outside the allowed domains"):
             await session.navigate(server.url("basic.html"))
         assert session.page.url == "about:blank"
+
+
+async def test_an_error_page_reached_by_a_click_is_said_once_and_a_frame_s_is_not(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A small model took a linked page's "404 Not Found" for the answer: the tab says it is an error page."""
+    await session.navigate(server.url("browser/broken_link.html"))
+    assert not [e for e in session.drain_events() if "HTTP" in e]  # the iframe's 404 is the frame's own
+    await session.page.click("#more")
+    await session.settle()
+    said = [e for e in session.drain_events() if "HTTP" in e]
+    assert said == [
+        f"{server.url('browser/no-such-page.html')} answered HTTP 404, an error page: go_back returns to the "
+        "page before"
+    ]
+    await session.navigate(server.url("browser/gone.html"))
+    gone = server.url("browser/gone.html")
+    assert [e for e in session.drain_events() if "HTTP" in e] == [
+        f"{gone} answered HTTP 404, an error page: go_back returns to the page before"
+    ]
