@@ -18,15 +18,12 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser
 
-from browser_agent import BrowserConfig, BrowserSession
-from browser_agent.agent import Agent, AgentSettings
 from browser_agent.browser.chromium import find_chromium
 from browser_agent.export import export_history
 from browser_agent.record import AgentHistory, StepOutput
-from browser_agent.testing import ScriptedChatModel
 from tests.support.fence_sites import DisallowedSite
 from tests.support.second_shop import SecondShop, ShopOrder
-from tests.support.second_shop_policy import SHOP_TASK, ShopPolicy
+from tests.support.second_shop_policy import record_purchase
 
 FENCE = ("http://127.0.0.1:*",)
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,13 +35,7 @@ RENAMES = {
 
 
 async def _recorded(browser: Browser, layout: str) -> AgentHistory:
-    with SecondShop(layout) as shop:
-        async with BrowserSession(BrowserConfig(allowed_domains=FENCE), browser=browser) as session:
-            llm = ScriptedChatModel(policy=ShopPolicy(shop.url))
-            settings = AgentSettings(tool_calling_method="function_calling")
-            history = await Agent(SHOP_TASK, llm, browser=session, settings=settings).run(max_steps=20)
-        assert [o.product for o in shop.orders] == ["Blue Ceramic Mug"]
-    return history
+    return await record_purchase(browser, layout)
 
 
 def _run(

@@ -21,19 +21,13 @@ from browser_agent.export import export_history
 from browser_agent.testing import ScriptedChatModel
 from browser_agent.workflow import export_workflow
 from tests.support.second_shop import SecondShop, ShopOrder
-from tests.support.second_shop_policy import LOOKUP_TASK, SHOP_TASK, ShopPolicy, lookup_policy
+from tests.support.second_shop_policy import LOOKUP_TASK, lookup_policy, record_purchase
 
 FENCE = ("http://127.0.0.1:*",)
 
 
 async def _recorded(browser: Browser, layout: str) -> Workflow:
-    with SecondShop(layout) as shop:
-        async with BrowserSession(BrowserConfig(allowed_domains=FENCE), browser=browser) as session:
-            llm = ScriptedChatModel(policy=ShopPolicy(shop.url))
-            settings = AgentSettings(tool_calling_method="function_calling")
-            history = await Agent(SHOP_TASK, llm, browser=session, settings=settings).run(max_steps=20)
-        assert [o.product for o in shop.orders] == ["Blue Ceramic Mug"]
-    return make_workflow(history)
+    return make_workflow(await record_purchase(browser, layout))
 
 
 async def _run(

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+from playwright.async_api import Browser
 
 from browser_agent.agent.conversation import page_of_state
+from browser_agent.record import AgentHistory
 from browser_agent.testing import find_index
 
 __all__ = ["BUYER", "LOOKUP_TASK", "SHOP_TASK", "ShopPolicy", "lookup_policy"]
@@ -117,3 +119,20 @@ def lookup_policy(site_url: str) -> Any:
         return {"current_state": _brain(action["action"]), "action": [action]}
 
     return policy
+
+
+async def record_purchase(browser: Browser, layout: str) -> AgentHistory:
+    """The purchase recorded on a fresh second shop of ``layout`` by the scripted model (one mug bought)."""
+    from browser_agent import BrowserConfig, BrowserSession
+    from browser_agent.agent import Agent, AgentSettings
+    from browser_agent.testing import ScriptedChatModel
+    from tests.support.second_shop import SecondShop
+
+    with SecondShop(layout) as shop:
+        config = BrowserConfig(allowed_domains=("http://127.0.0.1:*",))
+        async with BrowserSession(config, browser=browser) as session:
+            llm = ScriptedChatModel(policy=ShopPolicy(shop.url))
+            settings = AgentSettings(tool_calling_method="function_calling")
+            history = await Agent(SHOP_TASK, llm, browser=session, settings=settings).run(max_steps=20)
+        assert [o.product for o in shop.orders] == ["Blue Ceramic Mug"]
+    return history
