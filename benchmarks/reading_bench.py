@@ -30,9 +30,10 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent.agent.conversation import Conversation
 from browser_agent.browser import BrowserConfig, BrowserSession
+from browser_agent.browser.page_markdown import page_markdown
 from browser_agent.controller import Controller
-from browser_agent.controller.actions.extraction import _SYSTEM, page_markdown
-from browser_agent.controller.context import ActionContext, ControllerSettings
+from browser_agent.controller.actions.extraction import _SYSTEM
+from browser_agent.controller.context import ControllerSettings
 from browser_agent.controller.passages import best_passages
 from browser_agent.eval import StaticSite, read_suite
 from browser_agent.eval.suite import SuiteTask
@@ -81,7 +82,7 @@ async def measure(session: BrowserSession, task: SuiteTask) -> dict[str, Any]:
     assert task.start_url is not None
     await session.navigate(task.start_url)
     state = await session.state()
-    content = await page_markdown(ActionContext(session=session))
+    content = await page_markdown(session.page)
     goal, answers = task.task.removeprefix("Answer from this page: "), [str(c.value) for c in task.checks]
     settings = ControllerSettings()
     direct = best_passages(goal, content, settings.extract_passage_tokens)

@@ -47,6 +47,7 @@ TRIM_SLACK_PART = 4  # a cut frees a quarter of the budget beyond what is over
 TRUNCATION_NOTE = "\n... (page text cut to fit the token budget)"
 MEMO_CUT_NOTE = " ... (cut to fit the model's context)"
 _ELEMENT_LINE = re.compile(r"^\s*\[\d+\]<")
+PASSAGES_HEADER = "The passages of this whole page that best match your task, in full:"
 
 
 def page_of_state(state_text: str) -> str:
@@ -148,15 +149,18 @@ class Conversation:
         max_steps: int,
         plan: str | None,
         warnings: list[str] | None = None,
+        passages: tuple[str, ...] = (),
     ) -> str:
-        """The current state: where the browser is, what changed, the page. The last actions' results
-        are in the newest memo, just above it."""
+        """The current state: where the browser is, what changed, the page, and under it ``passages``,
+        the page's text that matches the task (``agent/task_passages.py``) not already in the view. The
+        last actions' results are in the newest memo, just above it."""
         view = page_text(state)
         lines = [f"Step {step} of {max_steps}.", *view.header, *view.events]
         lines += [f"Warning: {w}" for w in warnings or ()]
         if plan:
             lines += ["Plan from the planner:", plan]
-        lines += [PAGE_HEADER, PAGE_OPEN, view.body.replace(PAGE_CLOSE, "</ page>"), PAGE_CLOSE]
+        body = view.body + _passages_text(passages, view.body)
+        lines += [PAGE_HEADER, PAGE_OPEN, body.replace(PAGE_CLOSE, "</ page>"), PAGE_CLOSE]
         self.last_state_text = self._secrets.redact("\n".join(lines))
         return self.last_state_text
 
@@ -249,6 +253,16 @@ def cut_page_view(state_text: str, chars: int) -> str:
     note = f"(the page view was cut to fit the model's context: {shown} of {total} elements)"
     body = "\n".join([*lines, note, *tail])
     return f"{state_text[:start]}{PAGE_OPEN}\n{body}\n{state_text[end:]}"
+
+
+def _passages_text(passages: tuple[str, ...], body: str) -> str:
+    """The passages the page view does not show whole (it cuts long lines), under a line saying what they
+    are; empty if none."""
+    seen = " ".join(body.split())
+    fresh = [p for p in passages if " ".join(p.split()) not in seen]
+    if not fresh:
+        return ""
+    return "\n" + "\n".join([PASSAGES_HEADER, *fresh])
 
 
 def _cut_tail(text: str, chars: int) -> str:

@@ -53,6 +53,12 @@ class AgentSettings(BaseModel):
         description="The model's context size in tokens. Without it, a server given by base URL is asked "
         "(llama.cpp's /props, vLLM's /models); requests are kept within it, less the reply's tokens.",
     )
+    task_passage_tokens: int = Field(
+        default=200,
+        ge=0,
+        description="On a page that goes on a screen or more below the view, the page's passages that best "
+        "match the task are shown with the page view, within this many tokens (0: never).",
+    )
     initial_actions: list[dict[str, Any]] = Field(default_factory=list)
     open_task_url: bool = Field(
         default=True,

@@ -24,9 +24,11 @@ from browser_agent.agent.halt import StepHalted, unless_halted
 from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
 from browser_agent.agent.settings import AgentSettings
+from browser_agent.agent.task_passages import task_passages
 from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.browser.masking import screenshot_for_model
+from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.controller.reply import AgentOutput, build_output_model, tool_parameters
 from browser_agent.errors import (
@@ -150,6 +152,7 @@ class StepRunner:
             return self._finish(step)
         if self._unsaid:
             state, self._unsaid = replace(state, events=self._unsaid + state.events), ()
+        passages = await self._passages(state)
         step.url, step.title = state.url, state.title
         step.timings.state_ms = self._elapsed_ms()
         self._keep_screenshot(step, state)
@@ -159,7 +162,7 @@ class StepRunner:
         warnings = self._warnings
         try:
             reply = await self._decide(
-                step, state, vision, (number, max_steps), plan, self._loops.spent(page)
+                step, state, vision, (number, max_steps), plan, self._loops.spent(page), passages
             )
         except StepHalted:  # told again when the step runs again
             self._unsaid, self._warnings = state.events, warnings
@@ -171,6 +174,16 @@ class StepRunner:
                 await self._enter(step, "act")
                 self._record_results(step, await self._act(reply.parsed.action))
         return self._finish(step)
+
+    async def _passages(self, state: BrowserState) -> tuple[str, ...]:
+        """The long page's passages that match the task, redacted; none when the page cannot be read."""
+        budget = self.deps.settings.task_passage_tokens
+        try:
+            found = await task_passages(self.deps.session.page, self.deps.messages.task, state, budget)
+        except (BrowserError, PlaywrightError) as exc:  # the page went away meanwhile: the view is enough
+            logger.debug("No task passages: %s", exc)
+            return ()
+        return tuple(self.deps.secrets.redact(p) for p in found)
 
     def _repeats_itself(self, step: AgentStep, page: str) -> bool:
         """Whether the step's actions were sent ``MAX_REPEATS`` times on this same page already (the step
@@ -260,6 +273,7 @@ class StepRunner:
         position: tuple[int, int],
         plan: str | None,
         spent: tuple[tuple[str, int], ...],
+        passages: tuple[str, ...],
     ) -> StructuredReply[AgentOutput] | None:
         deps, settings = self.deps, self.deps.settings
         number, max_steps = position
@@ -270,6 +284,7 @@ class StepRunner:
             max_steps=max_steps,
             plan=plan,
             warnings=warnings,
+            passages=passages,
         )
         messages = deps.messages.build(text, screenshot)
         self._save_conversation(number, messages)

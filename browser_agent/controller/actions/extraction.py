@@ -9,7 +9,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from browser_agent.action_specs import extraction as specs
-from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.browser.page_markdown import page_markdown
 from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.json_schema import model_from_schema
@@ -18,62 +18,12 @@ from browser_agent.controller.registry import Registry
 from browser_agent.errors import ActionError, ModelError
 from browser_agent.llm import TokenUsage, ask_structured, ask_text
 
-__all__ = ["extract_content", "page_markdown", "register"]
-
-# Walks the visible DOM (open shadow roots included) and writes headings, links, list items, table
-# rows and paragraphs as markdown; scripts, styles and hidden subtrees are left out.
-_MARKDOWN_JS = r"""() => {
-  const out = [];
-  const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD']);
-  const block = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'MAIN', 'HEADER', 'FOOTER', 'NAV', 'ASIDE',
-                         'FORM', 'UL', 'OL', 'TABLE', 'TR', 'BR', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI',
-                         'PRE', 'BLOCKQUOTE', 'FIGURE', 'DL', 'DT', 'DD', 'LABEL']);
-  const hidden = (e) => {
-    const s = getComputedStyle(e);
-    return s.display === 'none' || s.visibility === 'hidden';
-  };
-  const walk = (node) => {
-    if (node.nodeType === 3) { out.push(node.textContent.replace(/\s+/g, ' ')); return; }
-    if (node.nodeType !== 1 && node.nodeType !== 11) return;
-    const el = node;
-    if (el.nodeType === 1 && (skip.has(el.tagName.toUpperCase()) || hidden(el))) return;
-    const tag = el.nodeType === 1 ? el.tagName.toUpperCase() : '';
-    if (block.has(tag)) out.push('\n');
-    if (/^H[1-6]$/.test(tag)) out.push('#'.repeat(+tag[1]) + ' ');
-    if (tag === 'LI') out.push('- ');
-    if (tag === 'TD' || tag === 'TH') out.push(' | ');
-    if (tag === 'A' && el.href) {
-      out.push('[' + el.innerText.trim().replace(/\s+/g, ' ') + '](' + el.href + ')');
-      return;
-    }
-    if (tag === 'IMG' && el.alt) { out.push('![' + el.alt + ']'); return; }
-    const field = tag === 'INPUT' || tag === 'TEXTAREA';
-    if (field && el.type !== 'password' && el.value) out.push(' [' + el.value + '] ');
-    if (el.shadowRoot) walk(el.shadowRoot);
-    for (const child of el.childNodes) walk(child);
-    if (block.has(tag)) out.push('\n');
-  };
-  walk(document.body || document.documentElement);
-  return out.join('').replace(/[ \t]+\n/g, '\n').replace(/\n[ \t]+/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
-}"""
+__all__ = ["extract_content", "register"]
 
 _SYSTEM = (
     "You extract information from a web page for a browser agent. Answer the goal using only the page "
     "content given; quote values exactly; say plainly when the page does not contain what is asked."
 )
-
-
-async def page_markdown(ctx: ActionContext) -> str:
-    """The text of every frame of the current page, as markdown-ish text."""
-    parts = []
-    for frame in ctx.page.frames:
-        try:
-            text = await frame.evaluate(_MARKDOWN_JS)
-        except PlaywrightError:
-            continue  # a frame that navigated or closed meanwhile has nothing to add
-        if text:
-            parts.append(text if frame is ctx.page.main_frame else f"[frame {frame.url}]\n{text}")
-    return "\n\n".join(parts)
 
 
 async def extract_content(
@@ -87,7 +37,7 @@ async def extract_content(
     the extraction model, never to the page: their ``<secret>`` placeholders are not filled
     (``Placeholders.KEPT``).
     """
-    content = ctx.redact(await page_markdown(ctx))  # the page may show a secret the agent typed
+    content = ctx.redact(await page_markdown(ctx.page))  # the page may show a secret the agent typed
     llm, settings = ctx.extraction_llm, ctx.settings
     if llm is None:
         ranking = best_passages(goal, content, settings.extract_passage_tokens)
