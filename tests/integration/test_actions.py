@@ -9,6 +9,7 @@ from playwright.async_api import Browser
 
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.controller import ActionResult, Controller, ControllerSettings
+from browser_agent.dom import render
 from browser_agent.testing import ScriptedChatModel
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
@@ -211,6 +212,26 @@ async def test_scroll_the_page_a_container_and_to_text(session: BrowserSession, 
     assert await page.locator("#far").evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
     missing = await run1(session, {"action": "scroll_to_text", "text": "no such words"})
     assert missing.error is not None
+
+
+async def test_scroll_to_a_text_copied_from_the_page_view_where_the_view_cut_it(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The view cuts a long line with an ellipsis; a model that copies the line asks for the cut text."""
+    await session.navigate(server.url("reading/museum_handbook.html"))
+    lamp = session.page.get_by_text("The lighthouse lamp room closes")
+    await lamp.scroll_into_view_if_needed()
+    state = await session.state()
+    assert state.snapshot is not None
+    (line,) = [x for x in render(state.snapshot).splitlines() if x.startswith("The lighthouse lamp room")]
+    assert line.endswith("…"), line
+    await session.page.evaluate("scrollTo(0, 0)")
+    assert not await lamp.evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
+    found = await run1(session, {"action": "scroll_to_text", "text": line})
+    assert found.error is None, found.error
+    assert await lamp.evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
+    only_dots = await run1(session, {"action": "scroll_to_text", "text": " … "})
+    assert only_dots.error is not None and "not only an ellipsis" in only_dots.error
 
 
 async def test_extract_content_as_text_and_through_the_extraction_llm(

@@ -72,14 +72,26 @@ async def scroll(
 
 
 async def scroll_to_text(text: str, ctx: ActionContext) -> str:
-    """Scroll until a piece of text is visible."""
+    """Scroll until a piece of text is visible. A text copied from the page view where the view cut it
+    ("...it was granted in 20…") is looked for without its ellipsis: the view's own cut is no typo."""
+    wanted = _uncut(text)
+    if not wanted:
+        raise ActionError("scroll_to_text needs words that are on the page, not only an ellipsis.")
     with map_action_errors(f"scrolling to {ctx.quote(text)}"):
         for frame in ctx.page.frames:
-            found = frame.get_by_text(text)
+            found = frame.get_by_text(wanted)
             if await found.count():
                 await found.first.scroll_into_view_if_needed()
                 return f"Scrolled to {ctx.quote(text)}"
     raise ActionError(f"The text {ctx.quote(text)} is not on the page; scroll or check the spelling.")
+
+
+def _uncut(text: str) -> str:
+    """``text`` without the ellipsis the page view ends a cut line with (``dom/text_limits.py``)."""
+    text = text.strip()
+    for mark in ("…", "..."):
+        text = text.removesuffix(mark).rstrip()
+    return text
 
 
 def register(registry: Registry) -> None:
