@@ -13,6 +13,10 @@ question's page and counts o200k tokens of:
 - ``hit``: whether the answer (the task's ``answer_contains`` values) is in what was kept: before in the
   first 8,000 characters, after in the 400-token passages (and ``hit_llm`` in the 600-token ones).
 
+- ``first_view`` / ``first_passages``: the agent's first request on the question's page without and
+  with the page's passages that match the task under the view (``agent/task_passages.py``, the default
+  200 tokens); ``hit_view`` / ``hit_passages``: whether the answer is in that request's state.
+
 No model is called. Run: ``.venv/bin/python benchmarks/reading_bench.py [--corpus DIR] [--only ID]``.
 """
 
@@ -29,6 +33,8 @@ from bpe_openai import get_encoding
 from langchain_core.messages import BaseMessage
 
 from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.settings import AgentSettings
+from browser_agent.agent.task_passages import task_passages
 from browser_agent.browser import BrowserConfig, BrowserSession
 from browser_agent.browser.page_markdown import page_markdown
 from browser_agent.controller import Controller
@@ -44,8 +50,9 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "realpages"
 SUITES = [ROOT / "benchmarks" / "suites" / f"reading-{half}.jsonl" for half in ("development", "held-out")]
 OLD_RESULT_CHARS, OLD_CALL_CHARS = 8_000, 60_000  # the old extract_max_chars and extract_llm_max_chars
 _ENCODING = get_encoding("o200k_base")
+ACTIONS = Controller().describe_actions()
 COUNTED = ("page_tok", "call_before", "call_after", "result_before", "result_after")
-COUNTED += ("next_before", "next_after")
+COUNTED += ("next_before", "next_after", "first_view", "first_passages")
 
 
 def tokens(messages: list[BaseMessage] | str) -> int:
@@ -71,9 +78,7 @@ def _memo_step(goal: str, result: str) -> AgentStep:
 
 def next_request(task: SuiteTask, state: Any, result: str) -> int:
     """Tokens of the agent's request after a step whose extraction returned ``result``."""
-    conversation = Conversation(
-        task.task, max_actions=5, max_input_tokens=10**6, actions=Controller().describe_actions()
-    )
+    conversation = Conversation(task.task, max_actions=5, max_input_tokens=10**6, actions=ACTIONS)
     conversation.add_memo(_memo_step(task.task, result))
     return tokens(conversation.build(conversation.state_text(state, step=2, max_steps=6, plan=None)))
 
@@ -88,6 +93,7 @@ async def measure(session: BrowserSession, task: SuiteTask) -> dict[str, Any]:
     direct = best_passages(goal, content, settings.extract_passage_tokens)
     for_llm = best_passages(goal, content, settings.extract_llm_passage_tokens)
     old_result = f"Page content for {goal!r}:\n{content[:OLD_RESULT_CHARS]}"
+    view, with_passages = await first_requests(session, task, state)
     (result,) = await Controller().run([{"action": "extract_content", "goal": goal}], session)
     assert result.extracted_content is not None, result.error
     return {
@@ -102,7 +108,24 @@ async def measure(session: BrowserSession, task: SuiteTask) -> dict[str, Any]:
         "hit_before": all(a in content[:OLD_RESULT_CHARS] for a in answers),
         "hit_after": all(a in direct.text() for a in answers),
         "hit_llm": all(a in for_llm.text() for a in answers),
+        "first_view": tokens(view),
+        "first_passages": tokens(with_passages),
+        "hit_view": all(a in str(view[-1].content) for a in answers),
+        "hit_passages": all(a in str(with_passages[-1].content) for a in answers),
     }
+
+
+async def first_requests(
+    session: BrowserSession, task: SuiteTask, state: Any
+) -> tuple[list[BaseMessage], list[BaseMessage]]:
+    """The agent's first request on the page: without, then with, the task passages under the view."""
+    requests = []
+    for budget in (0, AgentSettings().task_passage_tokens):
+        conversation = Conversation(task.task, max_actions=5, max_input_tokens=10**6, actions=ACTIONS)
+        passages = await task_passages(session.page, task.task, state, budget)
+        text = conversation.state_text(state, step=1, max_steps=6, plan=None, passages=passages)
+        requests.append(conversation.build(text))
+    return requests[0], requests[1]
 
 
 async def main(corpus: Path, only: str | None) -> None:
@@ -117,7 +140,7 @@ async def main(corpus: Path, only: str | None) -> None:
     for key in COUNTED:
         values = [r[key] for r in rows]
         print(f"{key:13} median {statistics.median(values):7.0f}  max {max(values):6d}")
-    for key in ("hit_before", "hit_after", "hit_llm"):
+    for key in ("hit_before", "hit_after", "hit_llm", "hit_view", "hit_passages"):
         print(f"{key:12} {sum(r[key] for r in rows)} of {len(rows)}")
 
 
