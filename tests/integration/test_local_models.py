@@ -57,8 +57,8 @@ async def test_json_schema_requests_carry_a_schema_the_server_decodes_to(
     assert first["properties"]["evaluation_previous_goal"]["enum"] == [FIRST_EVALUATION], (
         "no previous goal yet"
     )
-    assert "enum" not in second["properties"]["evaluation_previous_goal"], (
-        "the model's own from the second step"
+    assert second["properties"]["evaluation_previous_goal"]["enum"] == ["Success"], (
+        "from the second step, what the last actions did"
     )
     output = history.steps[0].model_output
     assert output is not None and output.current_state.evaluation_previous_goal == FIRST_EVALUATION
@@ -324,7 +324,8 @@ async def test_json_schema_admits_only_the_indices_of_the_page_the_model_sees(
     assert actions(blank)["scroll"]["properties"]["index"] == {"type": "null"}
     indices = actions(form)["click_element"]["properties"]["index"]["enum"]
     assert indices == list(range(len(indices))) and len(indices) >= 3, indices
-    click = {"current_state": brain("x"), "action": [{"action": "click_element", "index": indices[-1] + 1}]}
+    done = {**brain("x"), "evaluation_previous_goal": "Success"}  # pinned: the page opened
+    click = {"current_state": done, "action": [{"action": "click_element", "index": indices[-1] + 1}]}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(click, form)
     click["action"][0]["index"] = indices[-1]
@@ -363,7 +364,7 @@ async def test_json_schema_leaves_out_an_element_action_already_sent_on_the_same
     )
     assert user not in indices(again, "input_text") and password in indices(again, "input_text")
     assert user in indices(again, "click_element")
-    step = {"current_state": brain("x"), "action": [typed]}
+    step = {"current_state": {**brain("x"), "evaluation_previous_goal": "Success"}, "action": [typed]}
     jsonschema.validate(step, filled)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(step, again)
@@ -390,3 +391,34 @@ def test_openai_hosted_gets_the_same_schema_every_step(monkeypatch: pytest.Monke
     assert index_schema(ChatOpenAI(api_key="sk-test", model="gpt-4o")) == {"type": "integer"}
     local = ChatOpenAI(api_key="local", model="local", base_url="http://127.0.0.1:9/v1")
     assert index_schema(local) == {"type": "integer", "enum": [0, 1]}
+
+
+async def test_the_evaluation_is_pinned_to_what_the_last_actions_did(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A small model judged "Failed" after actions that worked, and acted on it: the grammar writes
+    "Success" or "Failed" from the last step's outcome; a step whose reply was unusable leaves it free."""
+    replies = [
+        {
+            "current_state": brain("open"),
+            "action": [{"action": "go_to_url", "url": server.url("basic.html")}],
+        },
+        {"current_state": brain("switch"), "action": [{"action": "switch_tab", "tab_id": 7}]},
+        "not JSON at all",
+        {"current_state": brain("report"), "action": [{"action": "done", "text": "ok", "success": True}]},
+    ]
+    with FakeOpenAI(replies) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema", max_corrections=0, max_failures=5)
+        history = await Agent("Look", local_llm(fake), browser=session, settings=settings).run(5)
+    assert history.final_result() == "ok"
+    pinned = [
+        r["response_format"]["json_schema"]["schema"]["properties"]["current_state"]["properties"][
+            "evaluation_previous_goal"
+        ].get("enum")
+        for r in fake.requests
+    ]
+    assert pinned == [[FIRST_EVALUATION], ["Success"], ["Failed"], None]
+    evaluations = [
+        s.model_output.current_state.evaluation_previous_goal for s in history.steps if s.model_output
+    ]
+    assert evaluations == [FIRST_EVALUATION, "Success", "Unknown"]
