@@ -103,6 +103,14 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="stop an episode running longer (the name batch uses for the same limit)",
     )
+    run.add_argument(
+        "--port",
+        type=int,
+        default=0,
+        metavar="N",
+        help="serve the pages on this port of 127.0.0.1 (default: a free one). The URLs the model reads "
+        "hold the port: give both arms of an A/B the same one",
+    )
     # The flag's name before it was shared with batch; still taken, no longer shown.
     run.add_argument("--episode-timeout", dest="task_timeout", type=float, help=argparse.SUPPRESS)
 
@@ -153,7 +161,7 @@ def _miniwob(args: argparse.Namespace) -> int:
     folder = miniwob_folder()
     tasks = miniwob_tasks(folder, _names(args.tasks), _names(args.families))
     check_seeds(tasks, seeds)
-    with StaticSite(folder) as site:
+    with StaticSite(folder, port=args.port) as site:
         episodes = [MiniwobEpisode(t, s, site.origin, family=family_of(t)) for t in tasks for s in seeds]
         return _evaluate(args, episodes)
 
@@ -166,7 +174,7 @@ def _suite(args: argparse.Namespace) -> int:
     if args.site is None:
         tasks = read_suite(args.file)
         return _evaluate(args, [SuiteEpisode(t, r) for t in tasks for r in range(args.repeat)])
-    with StaticSite(args.site) as site:
+    with StaticSite(args.site, port=args.port) as site:
         tasks = read_suite(args.file, site=site.origin)
         return _evaluate(args, [SuiteEpisode(t, r) for t in tasks for r in range(args.repeat)])
 

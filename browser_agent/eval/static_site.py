@@ -24,17 +24,29 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 
 class StaticSite:
-    """Serves ``folder`` on a free port of 127.0.0.1 while inside ``with``; ``origin`` is its address."""
+    """Serves ``folder`` on 127.0.0.1 while inside ``with``; ``origin`` is its address.
 
-    def __init__(self, folder: Path) -> None:
+    ``port``: 0 (a free one) by default. The model reads the pages' URLs, port and all, and a small model
+    at temperature 0 answered the same task differently on two ports: two runs meant to be compared
+    (an A/B) should be served on the same one.
+    """
+
+    def __init__(self, folder: Path, *, port: int = 0) -> None:
         if not folder.is_dir():
             raise UserError(f"{folder} is not a folder; give the folder of the site's pages.")
+        if not 0 <= port <= 65535:
+            raise UserError(f"--port {port}: give a port from 1 to 65535 (or 0 for a free one).")
         self.folder = folder
+        self.port = port
         self._server: ThreadingHTTPServer | None = None
 
     def __enter__(self) -> Self:
         handler = functools.partial(_QuietHandler, directory=str(self.folder))
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        try:
+            self._server = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            raise UserError(f"Port {self.port} of 127.0.0.1 cannot be used ({why}); give another.") from exc
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, name="eval static site", daemon=True).start()
         return self

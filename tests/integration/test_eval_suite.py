@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +205,50 @@ async def test_eval_suite_command_serves_the_site_and_reports(
         ("sub", 1, True),
     ]
     assert "<b>2 of 2</b>" in report.read_text()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+async def test_the_site_is_served_on_the_port_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The model reads the URLs, port and all: an A/B's two arms are served on the same port."""
+    (tmp_path / "site").mkdir()
+    site = _site(tmp_path / "site")
+    suite = _suite(
+        tmp_path / "suite.jsonl",
+        {
+            "id": "sub",
+            "task": "Subscribe ada@example.com",
+            "start_url": "{site}/index.html",
+            "checks": [{"text": "Thanks!"}],
+        },
+    )
+    port, seen = _free_port(), []
+
+    def wire(body: dict[str, Any]) -> dict[str, Any]:
+        seen.append(body["messages"][-1]["content"])
+        return subscriber([HumanMessage(content=m["content"]) for m in body["messages"]])
+
+    with FakeOpenAI(wire) as fake:
+        args = ["eval", "suite", str(suite), "--site", str(site), "--model", "openai:m", "--port", str(port)]
+        args += ["--base-url", fake.base_url, "--out", str(tmp_path / "runs.jsonl")]
+        assert await main_async(args) == 0, capsys.readouterr().err
+    assert f"Current URL: http://127.0.0.1:{port}/index.html" in seen[0]
+    capsys.readouterr()
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = busy.getsockname()[1]
+        args = ["eval", "suite", str(suite), "--site", str(site), "--model", "openai:m", "--port", str(taken)]
+        assert await main_async([*args, "--out", str(tmp_path / "again.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert f"Port {taken} of 127.0.0.1 cannot be used" in err and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize(
