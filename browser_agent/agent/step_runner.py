@@ -62,7 +62,10 @@ _EVALUATION = "current_state.evaluation_previous_goal"
 _FIRST_EVALUATION = ((_EVALUATION, "None yet: this is the first step; start on the task."),)
 
 
-_FINAL_PICTURE_S = 3.0  # the longest the picture of the page after the last action may take
+# The longest the picture of the page after the last action may take: once a run, so a tab that does not
+# answer holds up the end a little; at 3 s a report's last picture was missing once on a 2-core machine
+# under load (a full test run beside a local model), though the page answered.
+_FINAL_PICTURE_S = 5.0
 
 
 @dataclass(frozen=True, slots=True)
