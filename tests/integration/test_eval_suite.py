@@ -61,6 +61,15 @@ def _suite(path: Path, *tasks: dict[str, Any]) -> Path:
     return path
 
 
+def _subscribe_suite(tmp_path: Path) -> tuple[Path, Path]:
+    """The site's folder and a suite of one task on it (subscribe, judged by the thanks)."""
+    (tmp_path / "site").mkdir()
+    task = {"id": "sub", "task": "Subscribe ada@example.com", "start_url": "{site}/index.html"}
+    return _site(tmp_path / "site"), _suite(
+        tmp_path / "suite.jsonl", {**task, "checks": [{"text": "Thanks!"}]}
+    )
+
+
 async def _run(
     tmp_path: Path, browser: Browser, tasks: list[dict[str, Any]], model: ScriptedChatModel, **options: Any
 ) -> list[EpisodeRecord]:
@@ -179,17 +188,7 @@ async def test_how_a_failed_episode_ended_is_named(
 async def test_eval_suite_command_serves_the_site_and_reports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "site").mkdir()
-    site = _site(tmp_path / "site")
-    suite = _suite(
-        tmp_path / "suite.jsonl",
-        {
-            "id": "sub",
-            "task": "Subscribe ada@example.com",
-            "start_url": "{site}/index.html",
-            "checks": [{"text": "Thanks!"}],
-        },
-    )
+    site, suite = _subscribe_suite(tmp_path)
     out, report = tmp_path / "runs.jsonl", tmp_path / "report.html"
 
     def wire(body: dict[str, Any]) -> dict[str, Any]:
@@ -218,17 +217,7 @@ async def test_the_site_is_served_on_the_port_asked_for(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The model reads the URLs, port and all: an A/B's two arms are served on the same port."""
-    (tmp_path / "site").mkdir()
-    site = _site(tmp_path / "site")
-    suite = _suite(
-        tmp_path / "suite.jsonl",
-        {
-            "id": "sub",
-            "task": "Subscribe ada@example.com",
-            "start_url": "{site}/index.html",
-            "checks": [{"text": "Thanks!"}],
-        },
-    )
+    site, suite = _subscribe_suite(tmp_path)
     port, seen = _free_port(), []
 
     def wire(body: dict[str, Any]) -> dict[str, Any]:
