@@ -20,6 +20,7 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent import artifacts
 from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.evaluation_pins import FIRST_EVALUATION, Pins, verdict
 from browser_agent.agent.halt import StepHalted, unless_halted
 from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
@@ -54,12 +55,6 @@ from browser_agent.sensitive import Secrets
 __all__ = ["StepDeps", "StepRunner"]
 
 logger = logging.getLogger("browser_agent")
-# Before the model's first reply there is no previous goal of its own, yet a small model asked to evaluate
-# one wrote "Failed" in 119 of 120 first replies, then a made-up failure ("the page did not change after
-# clicking ONE") and acted on it. Until it has answered once, a json_schema grammar writes this instead (a
-# bare "Unknown" was copied into the goal, and the episode given up); the rest of the reply is the model's.
-_EVALUATION = "current_state.evaluation_previous_goal"
-_FIRST_EVALUATION = ((_EVALUATION, "None yet: this is the first step; start on the task."),)
 
 
 # The longest the picture of the page after the last action may take: once a run, so a tab that does not
@@ -99,7 +94,7 @@ class StepRunner:
         self._loops = LoopWatch()
         self._warnings: list[str] = []
         self._answered = False  # the model has given a valid reply in this run
-        self._verdict: tuple[tuple[str, str], ...] = ()  # the evaluation the last step's outcome pins
+        self._verdict: Pins = ()  # the evaluation the last step's outcome pins
         self._unsaid: tuple[str, ...] = ()  # the page's events a halted step read and the model never heard
         # Set when the model's server cannot be reached: the loop ends the run instead of stepping on.
         self.unreachable: ProviderUnreachableError | None = None
@@ -305,7 +300,7 @@ class StepRunner:
                     described=True,
                     indices=tuple(state.snapshot.selector_map) if state.snapshot is not None else (),
                     spent=spent,
-                    pinned=self._verdict if self._answered else _FIRST_EVALUATION,
+                    pinned=self._verdict if self._answered else FIRST_EVALUATION,
                 ),
             )
             reply = await unless_halted(asking, deps.halt)
@@ -387,7 +382,7 @@ class StepRunner:
         step = AgentStep.model_validate(self.deps.secrets.redact_obj(step.model_dump(exclude={"screenshot"})))
         step.screenshot = shot
         self.deps.messages.add_memo(step)
-        self._verdict = _verdict(step)
+        self._verdict = verdict(step)
         logger.info("step %d: %s", step.step, _outcome_line(step))
         return step
 
@@ -400,20 +395,6 @@ class StepRunner:
             pictures = "" if isinstance(message.content, str) else "\n(with a screenshot)"
             lines.append(f"--- {message.type} ---\n{message_text(message)}{pictures}")
         artifacts.write_text(Path(folder, f"step_{number:03d}.txt"), "\n".join(lines))
-
-
-def _verdict(step: AgentStep) -> tuple[tuple[str, str], ...]:
-    """The next reply's evaluation, pinned to what the step's actions did: "Success" when all ran,
-    "Failed" when one failed; nothing (the model's own words) when none ran.
-
-    A small model's own verdict was "Failed" after 43 of 47 steps whose actions all worked (MiniWoB++
-    development half, seeds 0 and 1: a field read back holding the typed text, a box now checked), and it
-    then acted on the failure it made up: typed again, or ended the run with ``done``. What the actions
-    did is known; the model goes on from it."""
-    if step.step == 0 or step.model_output is None or not step.results:
-        return ()
-    failed = step.error is not None or any(r.error is not None for r in step.results)
-    return ((_EVALUATION, "Failed" if failed else "Success"),)
 
 
 def _outcome_line(step: AgentStep) -> str:
