@@ -122,7 +122,7 @@ async def first_requests(
     requests = []
     for budget in (0, AgentSettings().task_passage_tokens):
         conversation = Conversation(task.task, max_actions=5, max_input_tokens=10**6, actions=ACTIONS)
-        passages = await task_passages(session.page, task.task, state, budget)
+        passages = await task_passages(session.page, task.task, state, budget, str)
         text = conversation.state_text(state, step=1, max_steps=6, plan=None, passages=passages)
         requests.append(conversation.build(text))
     return requests[0], requests[1]

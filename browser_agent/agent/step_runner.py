@@ -175,13 +175,13 @@ class StepRunner:
 
     async def _passages(self, state: BrowserState) -> tuple[str, ...]:
         """The long page's passages that match the task, redacted; none when the page cannot be read."""
-        budget = self.deps.settings.task_passage_tokens
+        deps, budget = self.deps, self.deps.settings.task_passage_tokens
         try:
-            found = await task_passages(self.deps.session.page, self.deps.messages.task, state, budget)
+            page = deps.session.page
+            return await task_passages(page, deps.messages.task, state, budget, deps.secrets.redact)
         except (BrowserError, PlaywrightError) as exc:  # the page went away meanwhile: the view is enough
             logger.debug("No task passages: %s", exc)
             return ()
-        return tuple(self.deps.secrets.redact(p) for p in found)
 
     def _repeats_itself(self, step: AgentStep, page: str) -> bool:
         """Whether the step's actions were sent ``MAX_REPEATS`` times on this same page already (the step

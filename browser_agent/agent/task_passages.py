@@ -11,6 +11,8 @@ every MiniWoB++ page among them, gets nothing: its whole text is in the page vie
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playwright.async_api import Page
 
 from browser_agent.browser.page_markdown import page_markdown
@@ -22,15 +24,19 @@ __all__ = ["LONG_PAGE_SCREENS", "task_passages"]
 LONG_PAGE_SCREENS = 1.0  # a page with this many screens below the viewport, or more, is long
 
 
-async def task_passages(page: Page, task: str, state: BrowserState, budget_tokens: int) -> tuple[str, ...]:
+async def task_passages(
+    page: Page, task: str, state: BrowserState, budget_tokens: int, redact: Callable[[str], str]
+) -> tuple[str, ...]:
     """The passages of a long page that share words with ``task``, best first, within ``budget_tokens``;
-    none for a short page, a dialog, or a page with no passage naming the task's words."""
+    none for a short page, a dialog, or a page with no passage naming the task's words. The page's text
+    is redacted with ``redact`` whole, before it is cut into passages: a secret cut first would leave a
+    part of itself that no longer reads as the secret."""
     snapshot = state.snapshot
     if budget_tokens <= 0 or snapshot is None or snapshot.dialog:
         return ()
     if snapshot.scroll.pages_below < LONG_PAGE_SCREENS:
         return ()
-    ranking = best_passages(task, await page_markdown(page), budget_tokens)
+    ranking = best_passages(task, redact(await page_markdown(page)), budget_tokens)
     if not ranking.matched or len(ranking.kept) == ranking.total:
         return ()  # nothing matches, or the page's whole text is short: the view holds it
     return tuple(p.text for p in ranking.kept)

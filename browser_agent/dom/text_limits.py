@@ -16,18 +16,19 @@ from dataclasses import dataclass
 
 from browser_agent.dom.wire import WireItem
 
-__all__ = ["ATTRIBUTE_CAP", "NAME_CAP", "OPTION_CAP", "Recut", "cut"]
+__all__ = ["ATTRIBUTE_CAP", "ELLIPSIS", "NAME_CAP", "OPTION_CAP", "Recut", "cut"]
 
 NAME_CAP = 60  # an element's name, its own text, a field's value
 OPTION_CAP = 40  # one option of a select
 ATTRIBUTE_CAP = 120  # a kept attribute (href, title, placeholder...), cut without a mark
+ELLIPSIS = "…"  # ends a cut text (``extract.js`` writes the same)
 _VALUE_STATE = re.compile(r'value="(.*)"', re.DOTALL)
 _SELECTED = "✓"
 
 
 def cut(text: str, cap: int) -> str:
     """``text`` in at most ``cap`` characters, the last one an ellipsis when it was cut."""
-    return text if len(text) <= cap else text[: cap - 1] + "…"
+    return text if len(text) <= cap else text[: cap - 1] + ELLIPSIS
 
 
 @dataclass(frozen=True, slots=True)

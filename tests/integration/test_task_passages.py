@@ -76,3 +76,32 @@ async def test_a_page_of_one_screen_gets_no_passages(session: BrowserSession, se
     off = await _first_state(session, server, "basic.html", task_passage_tokens=0)
     assert PASSAGES_HEADER not in short
     assert short == off
+
+
+async def test_a_secret_on_the_page_never_reaches_the_passages(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The page's text is redacted whole before it is cut into passages: no part of the value is left."""
+    secret = "Kestrel-8841. Harbour-2207"  # a sentence end inside it: the passage splitter cuts there
+    await session.navigate(server.url(HANDBOOK))
+    await session.page.evaluate(
+        """(code) => { const p = document.createElement('p');
+        p.textContent = 'Members who climb to the lighthouse lamp room in the late afternoon sign in '
+          + 'at the membership desk. '
+          + 'The desk keeps a list of the day, and the keepers check it at the foot of the stair. '
+          + 'Please show your card and give the desk code when asked by the keepers on duty. '
+          + 'Your membership desk code for the lighthouse lamp room is ' + code + ' today.';
+        document.body.append(p); }""",
+        secret,
+    )
+    seen: list[str] = []
+    agent = Agent(
+        "Tell me the membership desk code for the lighthouse lamp room",
+        _answering(seen),
+        browser=session,
+        sensitive_data={"desk_code": secret},
+    )
+    await agent.run(max_steps=1)
+    page = page_of_state(seen[0])
+    assert PASSAGES_HEADER in page and "<secret>desk_code</secret>" in page.split(PASSAGES_HEADER)[1]
+    assert "Kestrel" not in seen[0] and "2207" not in seen[0]

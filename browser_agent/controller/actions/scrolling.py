@@ -8,6 +8,7 @@ from browser_agent.action_specs import scrolling as specs
 from browser_agent.browser.playwright_errors import map_action_errors
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
+from browser_agent.dom.text_limits import ELLIPSIS
 from browser_agent.errors import ActionError
 
 __all__ = ["register", "scroll", "scroll_to_text"]
@@ -87,9 +88,9 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
 
 
 def _uncut(text: str) -> str:
-    """``text`` without the ellipsis the page view ends a cut line with (``dom/text_limits.py``)."""
+    """``text`` without the ellipsis the page view ends a cut line with (or three dots in its place)."""
     text = text.strip()
-    for mark in ("…", "..."):
+    for mark in (ELLIPSIS, "..."):
         text = text.removesuffix(mark).rstrip()
     return text
 
