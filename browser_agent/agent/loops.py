@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.llm.schemas import NO_ELEMENT
 from browser_agent.record import ActionCall, describe_call
 
-__all__ = ["MAX_REPEATS", "LoopWatch", "loop_error", "page_key", "repeat_warning"]
+__all__ = ["MAX_REPEATS", "NO_ELEMENT", "LoopWatch", "loop_error", "page_key", "repeat_warning"]
 
 MAX_REPEATS = 3
+# Always offered: ending the run is never a repeat to leave out.
+_NEVER_SPENT = frozenset({"done"})
 _DIGITS = re.compile(r"\d+")
 
 
@@ -53,13 +56,15 @@ class LoopWatch:
         earlier = self._seen.setdefault(key, [])
         before = list(earlier)
         earlier.append(step)
-        if len(actions) == 1 and (index := actions[0].element_index()) is not None:
-            self._alone.setdefault(page, set()).add((actions[0].name, index))
+        if len(actions) == 1 and actions[0].name not in _NEVER_SPENT:
+            index = actions[0].element_index()
+            self._alone.setdefault(page, set()).add((actions[0].name, NO_ELEMENT if index is None else index))
         return before
 
     def spent(self, page: str) -> tuple[tuple[str, int], ...]:
-        """The element actions sent alone in a step on ``page`` (``(name, index)``): seeing this same page
-        again, they did not change it, or changed it and back."""
+        """The actions sent alone in a step on ``page`` (``(name, index)``, ``NO_ELEMENT`` for an action
+        on no element: a wait, an extraction, a page scroll): seeing this same page again, they did not
+        change it, or changed it and back."""
         return tuple(sorted(self._alone.get(page, ())))
 
 

@@ -16,7 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["compact_schema", "flat_union", "grammar_schema", "inline_refs", "strip_noise"]
+__all__ = ["NO_ELEMENT", "compact_schema", "flat_union", "grammar_schema", "inline_refs", "strip_noise"]
+
+NO_ELEMENT = -1  # the index of a spent action that takes no element (a wait, an extraction)
 
 _NOISE = frozenset({"title", "discriminator", "examples"})
 
@@ -93,7 +95,8 @@ def grammar_schema(
     after step, on result pages with nothing left to click).
 
     ``spent``: ``(action, index)`` pairs the grammar leaves out although the index is on the page (only
-    with ``indices``): actions already sent on this same page, which did not move it.
+    with ``indices``): actions already sent on this same page, which did not move it. Index -1 is an
+    action that takes no element (a wait, an extraction): its whole branch is left out.
 
     ``pinned``: ``(dotted path, text)`` pairs: the string field at the path (``"current_state.memory"``)
     admits that text only (only with ``indices``).
@@ -137,7 +140,7 @@ def _grammar(output_model: type[BaseModel]) -> dict[str, Any]:
 
 def _only_indices(grammar: dict[str, Any], indices: list[int], spent: set[tuple[str, int]]) -> None:
     """Narrow every action's ``index`` to ``indices`` less the action's ``spent`` ones; drop the actions
-    that need one when there is none left."""
+    that need one when there is none left, and the actions on no element that were spent."""
     items = grammar.get("properties", {}).get("action", {}).get("items")
     if not isinstance(items, dict):
         return
@@ -145,18 +148,20 @@ def _only_indices(grammar: dict[str, Any], indices: list[int], spent: set[tuple[
     kept = []
     for branch in branches:
         fields = branch.get("properties", {})
-        if "index" not in fields:
-            kept.append(branch)
-            continue
         names = fields.get("action", {}).get("enum", ())
         taken = {index for name, index in spent if name in names}
+        if "index" not in fields:
+            if NO_ELEMENT not in taken:
+                kept.append(branch)
+            continue
         left = [i for i in indices if i not in taken]
-        needed = "index" in branch.get("required", ())
+        needed = "index" in branch.get("required", ()) or NO_ELEMENT in taken
         if needed and not left:
             continue
         one_of_them = {"type": "integer", "enum": left}
         if needed:
             fields["index"] = one_of_them
+            branch["required"] = sorted({*branch.get("required", ()), "index"})
         else:
             fields["index"] = {"anyOf": [one_of_them, {"type": "null"}]} if left else {"type": "null"}
         kept.append(branch)

@@ -422,3 +422,31 @@ async def test_the_evaluation_is_pinned_to_what_the_last_actions_did(
         s.model_output.current_state.evaluation_previous_goal for s in history.steps if s.model_output
     ]
     assert evaluations == [FIRST_EVALUATION, "Success", "Unknown"]
+
+
+async def test_json_schema_leaves_out_an_extraction_or_wait_that_left_the_page_as_it_was(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A small model asked the same extraction again and again, the answer already in its log: after it
+    left the page as it was, the next grammar does not offer it (nor a wait); ``done`` always stays."""
+    script = [
+        {"current_state": brain("read"), "action": [{"action": "extract_content", "goal": "the code"}]},
+        {"current_state": brain("wait"), "action": [{"action": "wait", "seconds": 0.1}]},
+        {"current_state": brain("stop"), "action": [{"action": "done", "text": "ok", "success": True}]},
+    ]
+    await session.page.goto(server.url("agent/code.html"))
+    with FakeOpenAI(script) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent("Read it", local_llm(fake), browser=session, settings=settings).run(4)
+    assert history.final_result() == "ok" and fake.schema_errors == []
+
+    def offered(request: dict[str, Any]) -> set[str]:
+        branches = request["response_format"]["json_schema"]["schema"]["properties"]["action"]["items"][
+            "anyOf"
+        ]
+        return {b["properties"]["action"]["enum"][0] for b in branches}
+
+    first, second, third = (offered(r) for r in fake.requests)
+    assert {"extract_content", "wait", "done"} <= first
+    assert "extract_content" not in second and {"wait", "done"} <= second
+    assert not {"extract_content", "wait"} & third and "done" in third

@@ -12,6 +12,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from browser_agent import Controller
 from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.loops import NO_ELEMENT
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.controller.reply import build_output_model, tool_parameters
 from browser_agent.llm import grammar_schema
@@ -161,6 +162,29 @@ def test_the_grammar_leaves_out_spent_element_actions_and_an_action_with_no_elem
     branches = schema["properties"]["action"]["items"]["anyOf"]
     assert ["hover"] not in [b["properties"]["action"]["enum"] for b in branches], "no element left to hover"
     assert admits({"action": "done", "text": "ok", "success": True})
+
+
+def test_the_grammar_leaves_out_a_spent_action_on_no_element_but_never_done() -> None:
+    """An extraction or a wait that left the page as it was is not offered again on it; a scroll of the
+    page that did not move it leaves the scroll of a panel (an element)."""
+    spent = (("extract_content", NO_ELEMENT), ("wait", NO_ELEMENT), ("scroll", NO_ELEMENT))
+    schema = grammar_schema(output_model(), indices=(0, 1), spent=spent)
+    brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "answer"}
+
+    def admits(*actions: dict[str, object]) -> bool:
+        try:
+            jsonschema.validate({"current_state": brain, "action": list(actions)}, schema)
+        except jsonschema.ValidationError:
+            return False
+        return True
+
+    assert not admits({"action": "extract_content", "goal": "the price"})
+    assert not admits({"action": "wait", "seconds": 2})
+    assert not admits({"action": "scroll", "direction": "down"})
+    assert admits({"action": "scroll", "direction": "down", "index": 1})
+    assert admits({"action": "done", "text": "42", "success": True})
+    fresh = grammar_schema(output_model(), indices=(0, 1))
+    jsonschema.validate({"current_state": brain, "action": [{"action": "wait", "seconds": 2}]}, fresh)
 
 
 def test_the_grammar_can_pin_a_text_field_to_one_text() -> None:
