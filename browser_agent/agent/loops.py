@@ -20,8 +20,10 @@ from browser_agent.record import ActionCall, describe_call
 __all__ = ["MAX_REPEATS", "NO_ELEMENT", "LoopWatch", "loop_error", "page_key", "repeat_warning"]
 
 MAX_REPEATS = 3
-# Always offered: ending the run is never a repeat to leave out.
-_NEVER_SPENT = frozenset({"done"})
+# The actions on no element that a second call cannot make do more on a page the first left as it was.
+# Not a scroll (the other way may move), keys, a URL, a tab, a text to find, or a user's own action
+# (saving one item after another on the same list page): their parameters change what they do.
+_SPENT_WITHOUT_ELEMENT = frozenset({"extract_content", "wait", "go_back"})
 _DIGITS = re.compile(r"\d+")
 
 
@@ -56,15 +58,18 @@ class LoopWatch:
         earlier = self._seen.setdefault(key, [])
         before = list(earlier)
         earlier.append(step)
-        if len(actions) == 1 and actions[0].name not in _NEVER_SPENT:
+        if len(actions) == 1:
             index = actions[0].element_index()
-            self._alone.setdefault(page, set()).add((actions[0].name, NO_ELEMENT if index is None else index))
+            if index is None and actions[0].name in _SPENT_WITHOUT_ELEMENT:
+                index = NO_ELEMENT
+            if index is not None:
+                self._alone.setdefault(page, set()).add((actions[0].name, index))
         return before
 
     def spent(self, page: str) -> tuple[tuple[str, int], ...]:
-        """The actions sent alone in a step on ``page`` (``(name, index)``, ``NO_ELEMENT`` for an action
-        on no element: a wait, an extraction, a page scroll): seeing this same page again, they did not
-        change it, or changed it and back."""
+        """The actions sent alone in a step on ``page`` (``(name, index)``; ``NO_ELEMENT`` for a wait, an
+        extraction or ``go_back``): seeing this same page again, they did not change it, or changed it
+        and back."""
         return tuple(sorted(self._alone.get(page, ())))
 
 

@@ -284,3 +284,30 @@ def test_anthropic_requests_mark_the_stable_beginning_for_its_cache() -> None:
     openai = pytest.importorskip("langchain_openai")
     other = openai.ChatOpenAI(model="gpt-4o-mini", api_key="sk-test")
     assert with_cache_points(other, messages) == messages
+
+
+def test_only_a_wait_an_extraction_or_go_back_is_spent_without_an_element() -> None:
+    """A second call of these cannot do more on a page the first left as it was; a scroll the other way,
+    other keys, another URL or a user's own action (saving one item after another) can."""
+    from browser_agent.agent.loops import LoopWatch
+    from browser_agent.record import ActionCall
+
+    watch = LoopWatch()
+    calls = [
+        ActionCall(name="wait", params={"seconds": 1}),
+        ActionCall(name="extract_content", params={"goal": "the price"}),
+        ActionCall(name="go_back"),
+        ActionCall(name="scroll", params={"direction": "down"}),
+        ActionCall(name="send_keys", params={"keys": "Escape"}),
+        ActionCall(name="go_to_url", params={"url": "http://127.0.0.1:1/"}),
+        ActionCall(name="save_item", params={"name": "Red mug"}),
+        ActionCall(name="click_element", params={"index": 3}),
+    ]
+    for step, call in enumerate(calls, start=1):
+        watch.check(step, "page", [call])
+    assert watch.spent("page") == (
+        ("click_element", 3),
+        ("extract_content", NO_ELEMENT),
+        ("go_back", NO_ELEMENT),
+        ("wait", NO_ELEMENT),
+    )
