@@ -16,7 +16,7 @@ __all__ = ["FIRST_EVALUATION", "Pins", "verdict"]
 Pins = tuple[tuple[str, str], ...]  # (dotted path of a reply field, the only text the grammar admits)
 
 _EVALUATION = "current_state.evaluation_previous_goal"
-FIRST_EVALUATION: Pins = ((_EVALUATION, "None yet: this is the first step; start on the task."),)
+FIRST_EVALUATION: Pins = ((_EVALUATION, "None yet: first step."),)
 
 
 def verdict(step: AgentStep) -> Pins:
