@@ -22,7 +22,7 @@ from tests.support.server import LocalServer
 pytest.importorskip("langchain_openai")
 
 
-FIRST_EVALUATION = "None yet: this is the first step; start on the task."
+FIRST_EVALUATION = "None yet: first step."
 
 
 def brain(goal: str) -> dict[str, str]:
