@@ -16,7 +16,7 @@ Variants: ``as_sent``; ``no_grammar`` (no ``response_format``: what the grammar 
 ``""``). The prompts are the same in every variant, so the differences are the reply's.
 
 Needs a llama.cpp server (``../shared/llm/serve.sh``); sends nothing elsewhere.
-Run: ``.venv/bin/python benchmarks/reply_timing.py --base-url http://127.0.0.1:8088/v1``.
+Run from the repository root: ``.venv/bin/python -m benchmarks.reply_timing --base-url http://127.0.0.1:8088/v1``.
 """
 
 from __future__ import annotations
