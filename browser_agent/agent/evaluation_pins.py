@@ -3,9 +3,9 @@
 Before the model's first reply there is no previous goal of its own, yet a small model asked to evaluate
 one wrote "Failed" in 119 of 120 first replies, then a made-up failure ("the page did not change after
 clicking ONE") and acted on it. Until it has answered once, the grammar writes ``FIRST_EVALUATION``
-instead (a bare "Unknown" was copied into the goal, and the episode given up; six tokens, as each one
-pinned is still decoded, at some 45 ms a token on two cores). After that, ``verdict``
-writes what the last step's actions did. The rest of the reply is the model's.
+instead (a bare "Unknown" was copied into the goal, and the episode given up), in six tokens: a pinned
+token is still decoded, some 45 ms each on two cores. After that, ``verdict`` writes what the last
+step's actions did. The rest of the reply is the model's.
 """
 
 from __future__ import annotations
