@@ -1,0 +1,137 @@
+"""A click that would send a form with fields left unset is held back once, with the fields named.
+
+A small model clicked Submit first, before typing the answer or choosing the option its task named (the
+answer field of a quiz, a list still at its first option), and a sent form cannot be taken back. The
+first such click on a button is refused when a text field in the form is still empty, or when nothing in
+it was set at all: lists still at the option the page chose, radio groups with nothing chosen. (A list
+left at its default beside fields that were filled is usually meant, so it alone holds nothing back.) A
+second click on the same button goes through, since a form may well be sent as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from weakref import WeakKeyDictionary
+
+from playwright.async_api import ElementHandle
+
+from browser_agent.controller.actions.refusals import fields_of, said
+from browser_agent.dom.handles import element_handle
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.errors import ActionError, ElementNotFoundError
+
+__all__ = ["check_not_sending_unset"]
+
+_SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
+_SHOWN = 4
+
+# The box a submit button sends: its form, else (for a button named as sending) the nearest of its ancestors
+# (a few levels up) holding a field; null for anything that sends nothing.
+_SENDING = ("submit", "send", "log in", "login", "sign in", "sign up", "register", "search", "save")
+_SCOPE_JS = f"""(el) => {{
+  const SENDING = {list(_SENDING)!r};
+  const tag = el.tagName.toLowerCase(), type = (el.getAttribute('type') || '').toLowerCase();
+  const sends = (tag === 'button' && ['', 'submit'].includes(type))
+    || (tag === 'input' && ['submit', 'image'].includes(type));
+  if (!sends) return null;
+  if (el.form) return el.form;
+  // Without a form, only a button that says it sends: a page may put a text box beside any button.
+  const words = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().toLowerCase();
+  if (!SENDING.includes(words)) return null;
+  const fields = 'textarea, select, input:not([type]), input[type=text], input[type=password], '
+    + 'input[type=email], input[type=search], input[type=tel], input[type=url], input[type=number], '
+    + 'input[type=radio]';
+  let box = el.parentElement;
+  for (let up = 0; box && box !== document.body && up < {_SCOPE_LEVELS}; up++, box = box.parentElement) {{
+    if (box.querySelector(fields)) return box;
+  }}
+  return null;
+}}"""
+
+# How a field inside the box stands: 'empty', 'default' (a list at the option the page chose), 'unchosen'
+# (a radio group with no radio on) or 'set'; null when it is not the form's to send (hidden, disabled,
+# read-only, outside the box, a radio after the first of its group).
+_UNSET_IN_JS = """(field, box) => {
+  if (!box.contains(field) || field.disabled || field.readOnly || !field.checkVisibility()) return null;
+  if (field.tagName === 'SELECT') {
+    const options = [...field.options];
+    if (field.multiple || options.length < 2) return null;
+    const chosen = Math.max(0, options.findIndex((o) => o.defaultSelected));
+    return field.selectedIndex === chosen ? 'default' : 'set';
+  }
+  if (field.type === 'radio') {
+    const radios = [...box.querySelectorAll('input[type=radio]')];
+    const group = field.name ? radios.filter((r) => r.name === field.name) : [field];
+    if (group[0] !== field) return null;
+    return group.some((r) => r.checked) ? 'set' : 'unchosen';
+  }
+  return (field.value ?? field.textContent ?? '').trim() === '' ? 'empty' : 'set';
+}"""
+
+_SAID = {"empty": "empty", "default": "not chosen yet", "unchosen": "not chosen yet"}
+
+# Per session, the buttons (page address, element id) already held back once.
+_HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+
+
+async def check_not_sending_unset(
+    index: int,
+    node: ElementNode,
+    handle: ElementHandle,
+    snapshot: DomSnapshot,
+    owner: object,
+    redact: Callable[[str], str],
+) -> None:
+    """Fail, the first time only, when ``node`` submits a form with an empty text field, or with nothing
+    set; ``owner`` (the browser session) keeps which buttons were held back.
+
+    Raises:
+        ActionError: the unset fields, and that a second click sends the form anyway.
+    """
+    key = (snapshot.url, node.element_id)
+    held = _HELD.setdefault(owner, set())
+    if key in held:
+        return
+    box = (await handle.evaluate_handle(_SCOPE_JS)).as_element()
+    if box is None:
+        return
+    fields = await _fields_in(snapshot, node, box)
+    nothing_set = all(how != "set" for _, how in fields)
+    unset = [(n, how) for n, how in fields if how == "empty" or (nothing_set and how != "set")]
+    if not unset:
+        return
+    held.add(key)
+    named = ", ".join(f"{said(n, redact)} {_SAID[how]}" for n, how in unset[:_SHOWN])
+    raise ActionError(
+        f"element {index} would send the form with fields not set yet: {named}; set them first, or click "
+        f"element {index} again to send it as it is."
+    )
+
+
+def _candidates(snapshot: DomSnapshot) -> list[ElementNode]:
+    """Text fields, native lists and radios: what a form sends that a click on it does not set."""
+    lists = [n for n in snapshot.selector_map.values() if n.tag == "select" and not n.select_id]
+    radios = [
+        n
+        for n in snapshot.selector_map.values()
+        if n.tag == "input" and n.attributes.get("type", "").lower() == "radio"
+    ]
+    return sorted({id(n): n for n in [*fields_of(snapshot), *lists, *radios]}.values(), key=lambda n: n.index)
+
+
+async def _fields_in(
+    snapshot: DomSnapshot, button: ElementNode, scope: ElementHandle
+) -> list[tuple[ElementNode, str]]:
+    """The fields ``scope`` sends, each with how it stands (see ``_UNSET_IN_JS``)."""
+    found: list[tuple[ElementNode, str]] = []
+    for field in _candidates(snapshot):
+        if field.frame_id != button.frame_id or field.role == "combobox":
+            continue
+        try:
+            live = await element_handle(snapshot, field)
+        except ElementNotFoundError:
+            continue
+        how = await live.evaluate(_UNSET_IN_JS, scope)
+        if how in _SAID or how == "set":
+            found.append((field, how))
+    return found

@@ -1,0 +1,95 @@
+"""A click that would send a form with a text field still empty, or with nothing set at all, is held back
+once, naming the fields; what the model asks a second time is done, and buttons that send nothing are never
+held back."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult, Controller
+from tests.support.pages import index_of
+from tests.support.server import LocalServer
+
+
+@pytest.fixture
+async def page(session: BrowserSession, server: LocalServer) -> BrowserSession:
+    await session.navigate(server.url("controller/sending.html"))
+    return session
+
+
+async def _run(session: BrowserSession, *actions: dict[str, object]) -> list[ActionResult]:
+    return await Controller().run(list(actions), session)
+
+
+async def _sent(session: BrowserSession) -> str:
+    return str(await session.page.inner_text("#sent")).strip()
+
+
+async def test_sending_a_form_with_an_empty_field_is_held_back_once_with_the_field_named(
+    page: BrowserSession,
+) -> None:
+    login = await index_of(page, "Log in")
+    user, password = await index_of(page, "User"), await index_of(page, "Password")
+    [typed, held] = await _run(
+        page,
+        {"action": "input_text", "index": user, "text": "ada"},
+        {"action": "click_element", "index": login},
+    )
+    assert typed.error is None
+    assert held.error == (
+        f"element {login} would send the form with fields not set yet: "
+        f'[{password}] <input> "Password" empty; set them first, or click element {login} again to send it '
+        "as it is."
+    )
+    assert await _sent(page) == ""
+    [again] = await _run(page, {"action": "click_element", "index": login})
+    assert again.error is None and await _sent(page) == "login"
+
+
+async def test_a_filled_form_is_sent_at_the_first_click(page: BrowserSession) -> None:
+    user, password = await index_of(page, "User"), await index_of(page, "Password")
+    results = await _run(
+        page,
+        {"action": "input_text", "index": user, "text": "ada"},
+        {"action": "input_text", "index": password, "text": "s3cret"},
+        {"action": "click_element", "index": await index_of(page, "Log in")},
+    )
+    assert [r.error for r in results] == [None, None, None] and await _sent(page) == "login"
+
+
+async def test_a_button_named_as_sending_outside_a_form_is_held_back_and_others_are_not(
+    page: BrowserSession,
+) -> None:
+    submit, shuffle = await index_of(page, "Submit"), await index_of(page, "Shuffle")
+    [clicked] = await _run(page, {"action": "click_element", "index": shuffle})
+    assert clicked.error is None and await _sent(page) == "shuffle"
+    [held] = await _run(page, {"action": "click_element", "index": submit})
+    assert held.error is not None and "fields not set yet: [" in held.error and '"Password"' not in held.error
+    answer = await index_of(page, "answer")
+    await _run(page, {"action": "input_text", "index": answer, "text": "ipsum"})
+    [sent] = await _run(page, {"action": "click_element", "index": submit})
+    assert sent.error is None and await _sent(page) == "shuffle quiz"
+
+
+async def test_a_form_with_nothing_set_names_its_list_and_radios(page: BrowserSession) -> None:
+    order = await index_of(page, "Order")
+    [held] = await _run(page, {"action": "click_element", "index": order})
+    assert held.error is not None and await _sent(page) == ""
+    size, box = await index_of(page, "Size"), await index_of(page, "Box")
+    assert f'[{size}] <select> "Size" not chosen yet' in held.error
+    assert f"[{box}] <input>" in held.error and '"Bag"' not in held.error  # one radio a group
+    await _run(page, {"action": "select_dropdown_option", "index": size, "text": "Large"})
+    [sent] = await _run(page, {"action": "click_element", "index": order})
+    assert sent.error is None and await _sent(page) == "order"
+
+
+async def test_a_list_left_at_its_default_beside_a_filled_field_holds_nothing_back(
+    page: BrowserSession,
+) -> None:
+    results = await _run(
+        page,
+        {"action": "input_text", "index": await index_of(page, "Name"), "text": "Ada"},
+        {"action": "click_element", "index": await index_of(page, "Ship")},
+    )
+    assert [r.error for r in results] == [None, None] and await _sent(page) == "ship"
