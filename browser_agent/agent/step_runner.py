@@ -352,6 +352,7 @@ class StepRunner:
             extraction_llm=deps.settings.page_extraction_llm,
             sensitive_data=deps.secrets,
             allowed_files=deps.settings.allowed_files,
+            model_chose=True,
         )
 
     @staticmethod

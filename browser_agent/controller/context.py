@@ -48,6 +48,9 @@ class ActionContext:
     sensitive_data: Secrets = field(default_factory=Secrets)
     allowed_files: tuple[Path, ...] = ()
     settings: ControllerSettings = field(default_factory=ControllerSettings)
+    # The actions are an agent's model's choice: the checks that catch a model's slips (a form sent with
+    # its fields unset) apply. Replays, workflows and direct calls run what they are given.
+    model_chose: bool = False
 
     @property
     def page(self) -> Page:

@@ -133,8 +133,12 @@ class Controller:
         extraction_llm: BaseChatModel | None = None,
         sensitive_data: SensitiveData | Secrets | None = None,
         allowed_files: Iterable[str | Path] = (),
+        model_chose: bool = False,
     ) -> list[ActionResult]:
         """Run ``actions`` in order on ``session``; one result per action, skipped ones included.
+
+        ``model_chose``: the actions are an agent's model's choice, and a click that would send a form
+        with its fields unset is held back once (``controller/actions/submit_guard.py``).
 
         Raises:
             pydantic.ValidationError: a dict in ``actions`` names no known action or has a bad field.
@@ -147,6 +151,7 @@ class Controller:
             sensitive_data=as_secrets(sensitive_data),
             allowed_files=tuple(Path(p) for p in allowed_files),
             settings=self.settings,
+            model_chose=model_chose,
         )
         parsed = [self.parse_action(a) for a in actions]
         results: list[ActionResult] = []

@@ -5,9 +5,13 @@ held back."""
 from __future__ import annotations
 
 import pytest
+from langchain_core.messages import BaseMessage
 
+from browser_agent import Agent
+from browser_agent.agent.conversation import page_of_state
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionResult, Controller
+from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
@@ -19,7 +23,7 @@ async def page(session: BrowserSession, server: LocalServer) -> BrowserSession:
 
 
 async def _run(session: BrowserSession, *actions: dict[str, object]) -> list[ActionResult]:
-    return await Controller().run(list(actions), session)
+    return await Controller().run(list(actions), session, model_chose=True)
 
 
 async def _sent(session: BrowserSession) -> str:
@@ -93,3 +97,38 @@ async def test_a_list_left_at_its_default_beside_a_filled_field_holds_nothing_ba
         {"action": "click_element", "index": await index_of(page, "Ship")},
     )
     assert [r.error for r in results] == [None, None] and await _sent(page) == "ship"
+
+
+async def test_actions_no_model_chose_are_run_as_given(page: BrowserSession) -> None:
+    """A replay, a workflow or a script clicks once where the recorded run clicked twice (a held click
+    is an error, and replays skip errors): the form is sent at once."""
+    [sent] = await Controller().run(
+        [{"action": "click_element", "index": await index_of(page, "Log in")}], page
+    )
+    assert sent.error is None and await _sent(page) == "login"
+
+
+async def test_in_a_run_the_model_is_told_and_its_second_click_sends(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    def policy(messages: list[BaseMessage]) -> dict[str, object]:
+        page = page_of_state(str(messages[-1].content))
+        order = find_index(page, "button", "Order")
+        if "would send the form" not in str(messages):
+            return {"current_state": brain("send"), "action": [{"action": "click_element", "index": order}]}
+        if "order" not in page:
+            return {"current_state": brain("again"), "action": [{"action": "click_element", "index": order}]}
+        return {
+            "current_state": brain("end"),
+            "action": [{"action": "done", "text": "sent", "success": True}],
+        }
+
+    task = f"Open {server.url('controller/sending.html')} and order"
+    history = await Agent(task, ScriptedChatModel(policy=policy), browser=session).run(max_steps=5)
+    held = history.steps[1].results[0].error
+    assert held is not None and '<select> "Size" not chosen yet' in held
+    assert history.steps[2].results[0].error is None and history.final_result() == "sent"
+
+
+def brain(goal: str) -> dict[str, str]:
+    return {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": goal}

@@ -40,8 +40,11 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             f"element {index} is a dropdown: a click does not choose; use select_dropdown_option with index "
             f"{index} and the text of one option" + (f" ({options})." if options else ".")
         )
-    _, handle = await ctx.element(index)
-    await check_not_sending_unset(index, node, handle, await ctx.current_snapshot(), ctx.session, ctx.redact)
+    if ctx.model_chose:
+        _, handle = await ctx.element(index)
+        await check_not_sending_unset(
+            index, node, handle, await ctx.current_snapshot(), ctx.session, ctx.redact
+        )
     opened: list[Page] = []
 
     def on_page(page: Page) -> None:
