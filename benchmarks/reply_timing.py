@@ -13,7 +13,9 @@ benchmark holds the prompt fixed:
 
 Variants: ``as_sent``; ``no_grammar`` (no ``response_format``: what the grammar costs a token);
 ``no_max_length`` (the text fields' length limits left out); ``memory_pinned`` (the memory pinned to
-``""``). The prompts are the same in every variant, so the differences are the reply's.
+``""``); ``opening`` (the request ends with the reply's fixed opening, which llama.cpp reads with the
+prompt and goes on from: ``AgentSettings.prefill_reply``). The prompts are the same in every variant, so
+the differences are the reply's; ``same reply`` counts the replies identical to ``as_sent``'s.
 
 Needs a llama.cpp server (``../shared/llm/serve.sh``); sends nothing elsewhere.
 Run from the repository root: ``.venv/bin/python -m benchmarks.reply_timing --base-url http://127.0.0.1:8088/v1``.
@@ -37,6 +39,7 @@ from browser_agent.agent.settings import AgentSettings
 from browser_agent.eval.evaluation import EvalOptions, run_episodes
 from browser_agent.eval.miniwob import MiniwobEpisode, miniwob_folder
 from browser_agent.eval.static_site import StaticSite
+from browser_agent.llm.schemas import fixed_opening
 from browser_agent.models import chat_model
 from tests.support.fake_openai import FakeOpenAI
 
@@ -87,6 +90,11 @@ def _state_fields(body: Request) -> dict[str, Any]:
     return fields
 
 
+def _begun(body: Request) -> Request:
+    opening = fixed_opening(body["response_format"]["json_schema"]["schema"])
+    return {**body, "messages": [*body["messages"], {"role": "assistant", "content": opening}]}
+
+
 def _memory_pinned(body: Request) -> Request:
     _state_fields(body)["memory"] = {"type": "string", "enum": [""]}
     return body
@@ -97,10 +105,11 @@ VARIANTS: dict[str, Callable[[Request], Request]] = {
     "no_grammar": lambda body: {k: v for k, v in body.items() if k != "response_format"},
     "no_max_length": lambda body: _without(body, "maxLength"),
     "memory_pinned": _memory_pinned,
+    "opening": _begun,
 }
 
 
-def send(url: str, body: Request) -> dict[str, float]:
+def send(url: str, body: Request) -> dict[str, Any]:
     body = {**body, "stream": False, "temperature": 0.0}
     started = time.perf_counter()
     request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
@@ -111,6 +120,7 @@ def send(url: str, body: Request) -> dict[str, float]:
         "wall_ms": (time.perf_counter() - started) * 1000,
         "decoded": timings.get("predicted_n", 0),
         "decode_ms": timings.get("predicted_ms", 0.0),
+        "reply": answer["choices"][0]["message"]["content"],
     }
 
 
@@ -124,18 +134,22 @@ def main() -> None:
     url = args.base_url.rstrip("/") + "/chat/completions"
     chosen = args.variants.split(",")
     requests = asyncio.run(capture(TASKS))
-    rows: dict[str, list[dict[str, float]]] = {name: [] for name in chosen}
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in chosen}
+    sent: list[str] = []
     for body in requests:
-        send(url, body)  # the prompt into the server's cache: the variants then differ only in the reply
+        # The prompt into the server's cache (the variants then differ only in the reply), and the reply.
+        sent.append(send(url, body)["reply"])
         for name in chosen:
             rows[name].append(send(url, VARIANTS[name](copy.deepcopy(body))))
     print(f"{len(requests)} requests from {len(TASKS)} MiniWoB++ tasks (seed 0, two steps), temperature 0")
-    print(f"{'variant':15} {'tokens decoded':>15} {'ms a token':>11} {'call ms':>8}   (medians)")
+    print(f"{'variant':15} {'tokens decoded':>15} {'ms a token':>11} {'call ms':>8} {'same reply':>11}")
     for name, found in rows.items():
         tokens = statistics.median(r["decoded"] for r in found)
         per_token = statistics.median(r["decode_ms"] / max(r["decoded"], 1) for r in found)
         wall = statistics.median(r["wall_ms"] for r in found)
-        print(f"{name:15} {tokens:>15.0f} {per_token:>11.1f} {wall:>8.0f}")
+        same = sum(r["reply"] == first for r, first in zip(found, sent, strict=True))
+        print(f"{name:15} {tokens:>15.0f} {per_token:>11.1f} {wall:>8.0f} {same:>6}/{len(found)}")
+    print("(medians, but the last column)")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from browser_agent import artifacts
-from browser_agent.agent.budget import model_budget
+from browser_agent.agent.budget import begins_replies, model_budget
 from browser_agent.agent.conversation import Conversation
 from browser_agent.agent.halt import PAUSED_MESSAGE, STOPPED_MESSAGE, StepHalted, unless_halted
 from browser_agent.agent.hooks import AgentHooks
@@ -195,6 +195,7 @@ class Agent:
                         on_retry=lambda text: self.hooks.retry(self, text),
                         on_phase=lambda number, phase: self.hooks.step_phase(self, number, phase),
                         halt=self._halt,
+                        opening=await begins_replies(self.llm, self.settings),
                     )
                 )
                 await self._initial_step(runner)

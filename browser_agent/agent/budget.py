@@ -6,6 +6,8 @@ llama.cpp and vLLM say theirs). Of the context, the reply's tokens and a margin 
 tool schema the server writes into the prompt) are kept free, and what is left is counted in the
 conversation's own estimate (four characters a token), which page text full of addresses makes
 optimistic: 3.1-3.8 characters an o200k token on the real-page corpus. Hence a quarter held back.
+
+Also asked of the server once a run: whether requests begin the model's reply (``begins_replies``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import logging
 from langchain_core.language_models import BaseChatModel
 
 from browser_agent.agent.settings import AgentSettings
-from browser_agent.llm.context_window import context_tokens_of, reply_tokens_of
+from browser_agent.llm.context_window import context_tokens_of, continues_replies, reply_tokens_of
 
-__all__ = ["REPLY_RESERVE", "model_budget", "request_budget"]
+__all__ = ["REPLY_RESERVE", "begins_replies", "model_budget", "request_budget"]
 
 logger = logging.getLogger("browser_agent")
 
@@ -46,3 +48,14 @@ async def model_budget(llm: BaseChatModel, settings: AgentSettings) -> int:
     if context is not None:
         logger.info("The model holds %d tokens (%s); requests are kept under ~%d.", context, source, budget)
     return budget
+
+
+async def begins_replies(llm: BaseChatModel, settings: AgentSettings) -> bool:
+    """Whether the run's ``json_schema`` requests end with the reply's fixed opening for the model to go
+    on from: ``AgentSettings.prefill_reply``, or, without it, whether the server is llama.cpp's."""
+    if settings.prefill_reply is not None:
+        return settings.prefill_reply
+    found = await continues_replies(llm)
+    if found:
+        logger.info("The model's server continues a begun reply: its fixed opening is sent, not decoded.")
+    return found

@@ -53,6 +53,13 @@ class AgentSettings(BaseModel):
         description="The model's context size in tokens. Without it, a server given by base URL is asked "
         "(llama.cpp's /props, vLLM's /models); requests are kept within it, less the reply's tokens.",
     )
+    prefill_reply: bool | None = Field(
+        default=None,
+        description="With tool_calling_method='json_schema': end each request with the start of the reply "
+        "that the grammar fixes (its keys, a pinned evaluation) for the server to go on from, so it reads "
+        "those tokens instead of decoding them one by one. None: on for a llama.cpp server given by base "
+        "URL (it answers /props); a server that answers anew instead turns it off for the run.",
+    )
     task_passage_tokens: int = Field(
         default=200,
         ge=0,

@@ -76,6 +76,7 @@ class StepDeps:
     on_retry: Callable[[str], None] | None = None
     on_phase: Callable[[int, StepPhase], Awaitable[None]] | None = None
     halt: asyncio.Event | None = None  # set by pause() and stop(): the model call under way is cancelled
+    opening: bool = False  # requests begin the reply (agent/budget.py, begins_replies)
 
 
 def _now() -> float:
@@ -94,6 +95,7 @@ class StepRunner:
         self._loops = LoopWatch()
         self._warnings: list[str] = []
         self._answered = False  # the model has given a valid reply in this run
+        self._opening = deps.opening
         self._verdict: Pins = ()  # the evaluation the last step's outcome pins
         self._unsaid: tuple[str, ...] = ()  # the page's events a halted step read and the model never heard
         # Set when the model's server cannot be reached: the loop ends the run instead of stepping on.
@@ -301,6 +303,7 @@ class StepRunner:
                     indices=tuple(state.snapshot.selector_map) if state.snapshot is not None else (),
                     spent=spent,
                     pinned=self._verdict if self._answered else FIRST_EVALUATION,
+                    opening=self._opening,
                 ),
             )
             reply = await unless_halted(asking, deps.halt)
@@ -312,6 +315,7 @@ class StepRunner:
                 step.usage = TokenUsage(exc.input_tokens, exc.output_tokens, exc.cached_input_tokens)
             return None
         self._keep_method(reply.method)
+        self._opening = self._opening and not reply.opening_ignored
         self._answered = True
         step.usage = reply.usage
         step.corrections = reply.attempts - 1

@@ -1,4 +1,4 @@
-"""How many tokens the model's server holds in one request: asked of the server, never guessed.
+"""How many tokens the model's server holds in one request, and which server it is: asked, never guessed.
 
 A local server's context is often small (llama.cpp's default slot of 4,096 or 8,192 tokens) and a
 request beyond it fails outright (``request (8251 tokens) exceeds the available context size``). Two
@@ -8,6 +8,9 @@ OpenAI-compatible servers say theirs: llama.cpp at ``GET {root}/props``
 Asked only of a base URL that was configured (``--base-url``, ``ChatOpenAI(base_url=...)``): no request
 goes anywhere but the server the model already talks to. Each question is bounded (2 s in all), never
 raises, and its answer (also "no answer") is kept for the process.
+
+A server that answers ``/props`` is llama.cpp's, which continues a reply the request began under its
+JSON-schema grammar (``llm/structured.py`` writes the reply's fixed opening for it).
 """
 
 from __future__ import annotations
@@ -17,17 +20,32 @@ import json
 import logging
 import time
 import urllib.request
-from typing import Any
+from typing import Any, NamedTuple
 
 from langchain_core.language_models import BaseChatModel
 
-__all__ = ["context_tokens_of", "discover_context_tokens", "reply_tokens_of", "server_base_url"]
+__all__ = [
+    "context_tokens_of",
+    "continues_replies",
+    "discover_context_tokens",
+    "reply_tokens_of",
+    "server_base_url",
+]
 
 logger = logging.getLogger("browser_agent")
 
 _DEADLINE_S = 2.0
 _MAX_BODY = 1 << 20  # /props holds the chat template; more than a megabyte is not a model server
-_known: dict[str, int | None] = {}
+
+
+class _Server(NamedTuple):
+    """What a server said about itself: its context in tokens, and whether it is llama.cpp's."""
+
+    tokens: int | None = None
+    llama_cpp: bool = False
+
+
+_known: dict[str, _Server] = {}
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -64,11 +82,22 @@ async def context_tokens_of(llm: BaseChatModel) -> int | None:
     return None if base is None else await discover_context_tokens(base, api_key=_api_key(llm))
 
 
+async def continues_replies(llm: BaseChatModel) -> bool:
+    """Whether ``llm`` talks to a llama.cpp server (given by base URL), which continues a reply the request
+    began, under the reply's JSON-schema grammar."""
+    base = server_base_url(llm)
+    return base is not None and (await _server_at(base, _api_key(llm))).llama_cpp
+
+
 async def discover_context_tokens(base_url: str, *, api_key: str | None = None) -> int | None:
     """The context size the server at ``base_url`` reports (llama.cpp or vLLM); None when it says none.
 
     Bounded to 2 s; never raises; the answer is cached per base URL.
     """
+    return (await _server_at(base_url, api_key)).tokens
+
+
+async def _server_at(base_url: str, api_key: str | None) -> _Server:
     base = base_url.rstrip("/")
     if base in _known:
         return _known[base]
@@ -76,24 +105,21 @@ async def discover_context_tokens(base_url: str, *, api_key: str | None = None) 
         found = await asyncio.wait_for(asyncio.to_thread(_ask_server, base, api_key), _DEADLINE_S + 0.5)
     except (TimeoutError, OSError, ValueError) as exc:
         logger.debug("No context size from %s: %s", base, exc)
-        found = None
+        found = _Server()
     _known[base] = found
     return found
 
 
-def _ask_server(base: str, api_key: str | None) -> int | None:
+def _ask_server(base: str, api_key: str | None) -> _Server:
     """``/props`` at the server's root (llama.cpp), then ``/models`` under the base (vLLM)."""
     root = base.removesuffix("/v1")
     deadline = time.monotonic() + _DEADLINE_S
-    for url, read in ((f"{root}/props", _llama_cpp), (f"{base}/models", _vllm)):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        data = _get_json(url, api_key, left)
-        found = read(data) if data is not None else None
-        if found is not None:
-            return found
-    return None
+    props = _get_json(f"{root}/props", api_key, _DEADLINE_S)
+    llama_cpp = _llama_cpp(props)
+    if llama_cpp is not None:
+        return _Server(llama_cpp, llama_cpp=True)
+    left = deadline - time.monotonic()
+    return _Server(_vllm(_get_json(f"{base}/models", api_key, left)) if left > 0 else None)
 
 
 def _get_json(url: str, api_key: str | None, timeout_s: float) -> Any:

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from browser_agent.errors import ModelError, ProviderUnreachableError, UserError
 from browser_agent.llm.providers import SchemaParam, provider_of
 from browser_agent.llm.retry import is_transient, status_of
-from browser_agent.llm.schemas import grammar_schema
+from browser_agent.llm.schemas import fixed_opening, grammar_schema
 
 __all__ = ["Method", "Mode", "Plan", "PromptShape", "is_refusal", "prepare"]
 
@@ -47,6 +47,9 @@ class PromptShape:
             so sends them again, step after step, and a grammar without them makes it choose another.
         pinned: ``(dotted path, text)`` pairs: string fields the ``json_schema`` grammar fixes to that text
             (with ``indices``).
+        opening: Under ``json_schema`` (as ``response_format``), the request ends with the start of the
+            reply that the grammar fixes (its keys, pinned fields), for the server to continue: a server
+            that does (llama.cpp) reads those tokens with the prompt instead of decoding them one by one.
     """
 
     tool_parameters: dict[str, Any] | None = field(default=None, hash=False, compare=False)
@@ -54,16 +57,19 @@ class PromptShape:
     indices: tuple[int, ...] | None = None
     spent: tuple[tuple[str, int], ...] = ()
     pinned: tuple[tuple[str, str], ...] = ()
+    opening: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """How to ask: the runnable, its mode, the forced tool's name, the method to try when refused."""
+    """How to ask: the runnable, its mode, the forced tool's name, the method to try when refused, and the
+    reply's opening the request writes for the model (``""``: none)."""
 
     runnable: Runnable[LanguageModelInput, Any]
     mode: Mode
     tool_name: str | None = None
     next: Mode | None = None
+    opening: str = ""
 
 
 def prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method, shape: PromptShape) -> Plan:
@@ -94,7 +100,11 @@ def prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method, s
             return Plan(llm, "raw")
         # Where the prompt cache starts with the schema, a schema that changed each step would cost it.
         indices = None if provider and provider.caches_the_schema(llm) else shape.indices
-        return Plan(_bind_schema(llm, output_model, indices, shape, param), "json_schema", next="raw")
+        schema = grammar_schema(output_model, indices, shape.spent, shape.pinned)
+        opening = fixed_opening(schema) if shape.opening and param == "response_format" else ""
+        return Plan(
+            _bind_schema(llm, output_model, schema, param), "json_schema", next="raw", opening=opening
+        )
     return Plan(llm, "raw")
 
 
@@ -116,14 +126,9 @@ def is_refusal(exc: ModelError) -> bool:
 
 
 def _bind_schema(
-    llm: BaseChatModel,
-    output_model: type[BaseModel],
-    indices: tuple[int, ...] | None,
-    shape: PromptShape,
-    param: SchemaParam,
+    llm: BaseChatModel, output_model: type[BaseModel], schema: dict[str, Any], param: SchemaParam
 ) -> Runnable[LanguageModelInput, Any]:
-    """Ask the server to constrain decoding to the output schema, as its provider takes it."""
-    schema = grammar_schema(output_model, indices, shape.spent, shape.pinned)
+    """Ask the server to constrain decoding to ``schema``, as its provider takes it."""
     if param == "format":
         return llm.bind(format=schema)
     return llm.bind(

@@ -16,7 +16,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["NO_ELEMENT", "compact_schema", "flat_union", "grammar_schema", "inline_refs", "strip_noise"]
+__all__ = [
+    "NO_ELEMENT",
+    "compact_schema",
+    "fixed_opening",
+    "flat_union",
+    "grammar_schema",
+    "inline_refs",
+    "strip_noise",
+]
 
 NO_ELEMENT = -1  # the index of a spent action that takes no element (a wait, an extraction)
 
@@ -167,6 +175,42 @@ def _only_indices(grammar: dict[str, Any], indices: list[int], spent: set[tuple[
         kept.append(branch)
     if "anyOf" in items:
         items["anyOf"] = kept
+
+
+def fixed_opening(grammar: dict[str, Any]) -> str:
+    """The start every reply decoded to ``grammar`` has, as the model writes it (``{"key": `` and so on):
+    the required fields in order, through objects and pinned strings, up to the first value the model
+    chooses (a free string's opening quote included). ``""`` for a grammar that fixes nothing.
+
+    A server that continues a reply the request began (llama.cpp) reads these characters with the prompt
+    instead of decoding them one token at a time; they are the JSON a grammar-bound model would write.
+    """
+    written: list[str] = []
+    _open(grammar, written)
+    return "".join(written)
+
+
+def _open(node: dict[str, Any], written: list[str]) -> bool:
+    """Append what ``node`` fixes; whether all of it is fixed (the next field's key may follow)."""
+    if node.get("type") == "object" and isinstance(node.get("properties"), dict):
+        required = node.get("required", ())
+        # llama.cpp writes the required properties first, in their order, then the optional ones.
+        first = [name for name in node["properties"] if name in required]
+        if not first:
+            return False
+        written.append("{")
+        for position, name in enumerate(first):
+            written.append(("" if position == 0 else ", ") + json.dumps(name) + ": ")
+            if not _open(node["properties"][name], written):
+                return False
+        return False  # optional properties may follow: the closing brace is the model's
+    choices = node.get("enum")
+    if isinstance(choices, list) and len(choices) == 1 and isinstance(choices[0], str):
+        written.append(json.dumps(choices[0], ensure_ascii=False))  # as llama.cpp writes the literal
+        return True
+    if node.get("type") == "string" and not {"enum", "anyOf", "pattern", "format"} & node.keys():
+        written.append('"')
+    return False
 
 
 def _pin(node: dict[str, Any], path: list[str], text: str) -> None:

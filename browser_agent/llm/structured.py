@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
@@ -55,6 +55,8 @@ class StructuredReply(Generic[T]):
         usage: Tokens summed over every call made, corrections included.
         attempts: Calls made (1 when the first reply validated).
         method: How the reply was asked for; under ``auto``, the method to keep using.
+        opening_ignored: The request began the reply (``PromptShape.opening``) and the server answered
+            anew instead of continuing it: later requests to it should not begin one.
     """
 
     parsed: T
@@ -62,6 +64,7 @@ class StructuredReply(Generic[T]):
     usage: TokenUsage
     attempts: int
     method: Mode = "raw"
+    opening_ignored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +109,11 @@ async def ask_structured(
     messages = with_cache_points(llm, messages)
     plan = prepare(llm, output_model, method, shape)
     conversation = _opening(messages, plan, output_model, shape)
-    usage, reading, attempt = TokenUsage(), _Reading(raw=""), 0
+    usage, reading, attempt, ignored = TokenUsage(), _Reading(raw=""), 0, False
     while attempt <= max_corrections:
         attempt += 1
         try:
-            ai = await _call(plan.runnable, conversation, policy)
+            ai = await _call(plan.runnable, _begun(conversation, plan), policy)
         except ModelError as exc:
             cut = _raised_cut_reply(exc)
             fallback = next_plan(llm, output_model, plan, shape) if attempt == 1 and is_refusal(exc) else None
@@ -123,7 +126,9 @@ async def ask_structured(
             else:
                 raise
         usage += usage_of(ai)
-        reading = _read(ai, output_model, plan.tool_name)
+        ai, reading, continued = _read_continued(ai, output_model, plan)
+        if not continued:  # this server answers anew: from now on, ask without beginning the reply
+            ignored, shape, plan = True, replace(shape, opening=False), replace(plan, opening="")
         if _was_cut(ai):  # even when what arrived parses: its last action may be cut short
             reading = _Reading(raw=reading.raw, error=f"{_CUT} {reading.error}".strip())
         if _answered_tool_with_text(plan, ai):
@@ -134,7 +139,7 @@ async def ask_structured(
                 conversation = _opening(messages, plan, output_model, shape)
                 continue
         if reading.parsed is not None:
-            return StructuredReply(cast(T, reading.parsed), reading.raw, usage, attempt, plan.mode)
+            return StructuredReply(cast(T, reading.parsed), reading.raw, usage, attempt, plan.mode, ignored)
         conversation += _correction(ai, reading.error, plan.tool_name)
     raise ModelOutputError(
         f"The model's reply did not match {output_model.__name__} after {max_corrections} correction(s). "
@@ -209,6 +214,33 @@ async def _call(
             "pass a chat model (BaseChatModel), not a chain with an output parser."
         )
     return result
+
+
+def _begun(conversation: list[BaseMessage], plan: Plan) -> list[BaseMessage]:
+    """The request: the conversation, then the reply's opening as the start of the model's answer."""
+    return [*conversation, AIMessage(content=plan.opening)] if plan.opening else conversation
+
+
+def _read_continued(
+    ai: AIMessage, output_model: type[BaseModel], plan: Plan
+) -> tuple[AIMessage, _Reading, bool]:
+    """Read a reply to a request that began it: the whole reply, its opening included; whether the server
+    continued the opening (False: it answered with a reply of its own, read as it came).
+
+    llama.cpp returns the whole message, the opening included; a server that returns only what it wrote
+    gets the opening put back in front."""
+    if not plan.opening:
+        return ai, _read(ai, output_model, plan.tool_name), True
+    text = message_text(ai)
+    rest = text.removeprefix(plan.opening)
+    whole = ai.model_copy(update={"content": plan.opening + rest})
+    reading = _read(whole, output_model, plan.tool_name)
+    if reading.parsed is None:
+        alone = ai.model_copy(update={"content": rest})
+        other = _read(alone, output_model, plan.tool_name)
+        if other.parsed is not None:
+            return alone, other, False
+    return whole, reading, True
 
 
 def _read(ai: AIMessage, output_model: type[BaseModel], tool_name: str | None) -> _Reading:

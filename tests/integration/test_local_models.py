@@ -450,3 +450,43 @@ async def test_json_schema_leaves_out_an_extraction_or_wait_that_left_the_page_a
     assert {"extract_content", "wait", "done"} <= first
     assert "extract_content" not in second and {"wait", "done"} <= second
     assert not {"extract_content", "wait"} & third and "done" in third
+
+
+OPENING = '{"current_state": {"evaluation_previous_goal": "%s", "memory": "'
+
+
+async def test_a_llama_cpp_server_is_sent_the_replys_opening_and_goes_on_from_it(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    with FakeOpenAI(answers(server), llama_cpp=True) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(3)
+    assert history.final_result() == "XK-42" and fake.schema_errors == []
+    begun = [r["messages"][-1] for r in fake.requests]
+    assert begun == [
+        {"role": "assistant", "content": OPENING % FIRST_EVALUATION},
+        {"role": "assistant", "content": OPENING % "Success"},
+    ]
+    output = history.steps[1].model_output
+    assert output is not None and output.current_state.memory == "report"
+
+
+async def test_a_server_that_answers_anew_is_not_sent_an_opening_again(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    with FakeOpenAI(answers(server), compact=True) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema", prefill_reply=True)
+        history = await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(3)
+    assert history.final_result() == "XK-42"
+    first, second = (r["messages"][-1] for r in fake.requests)
+    assert first == {"role": "assistant", "content": OPENING % FIRST_EVALUATION}
+    assert second["role"] == "user", "the server did not go on from the first: the second asks as before"
+
+
+async def test_other_servers_are_sent_no_opening_unless_asked(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    with FakeOpenAI(answers(server)) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema")
+        await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(3)
+    assert [r["messages"][-1]["role"] for r in fake.requests] == ["user", "user"]

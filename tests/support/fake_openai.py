@@ -14,7 +14,11 @@ Like the servers users run, it can also:
 * stop a reply at the token limit (a ``Cut`` answer: its text, ``finish_reason: length``);
 * reuse the prompt prefix (``prefix_cache=True``): like llama.cpp and vLLM it keeps the previous request's
   prompt and reports, in ``usage.prompt_tokens_details.cached_tokens``, how much of the new one starts
-  the same (a token is four characters here).
+  the same (a token is four characters here);
+* be llama.cpp (``llama_cpp=True``): answer ``GET /props`` with its context, and go on from a request that
+  ends with the start of the reply (an assistant message): the reply it returns is the whole message, and
+  one that does not start with what the request began answers 500, as the grammar could not produce it;
+* write its JSON without spaces (``compact=True``), as a server answering anew in its own style would.
 """
 
 from __future__ import annotations
@@ -50,8 +54,12 @@ class FakeOpenAI(LoopbackServer):
         *,
         tools_as_text: bool = False,
         prefix_cache: bool = False,
+        llama_cpp: bool = False,
+        compact: bool = False,
     ) -> None:
         self.answers = answers if callable(answers) else list(answers)
+        self.llama_cpp = llama_cpp
+        self.separators = (",", ":") if compact else None
         self.prefix_cache = prefix_cache
         self._last_prompt = ""
         self.requests: list[dict[str, Any]] = []
@@ -61,6 +69,9 @@ class FakeOpenAI(LoopbackServer):
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, format: str, *args: object) -> None:
                 return
+
+            def do_GET(self) -> None:
+                self._send(*fake.get(self.path))
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -88,8 +99,7 @@ class FakeOpenAI(LoopbackServer):
                         self._send(500, {"error": {"message": f"outside the schema: {exc.message}"}})
                         return
                 if schema is not None or "tools" not in body or tools_as_text:
-                    message = {"role": "assistant", "content": json.dumps(answer)}
-                    self._send(200, _completion(body["model"], message, "stop"))
+                    self._send(*fake.text_reply(body, answer))
                     return
                 tool = body["tools"][0]["function"]["name"]
                 call = {
@@ -126,6 +136,22 @@ class FakeOpenAI(LoopbackServer):
                 self.wfile.write(data)
 
         super().__init__(Handler)
+
+    def text_reply(self, body: dict[str, Any], answer: Any) -> tuple[int, dict[str, Any]]:
+        """A reply in text: the answer as JSON; as llama.cpp, a failure when it does not go on from the
+        reply the request began (the grammar could not give it)."""
+        text = json.dumps(answer, separators=self.separators)
+        begun = body["messages"][-1]
+        if self.llama_cpp and begun["role"] == "assistant" and not text.startswith(begun["content"]):
+            self.schema_errors.append(f"{text!r} does not go on from {begun['content']!r}")
+            return 500, {"error": {"message": "the reply does not continue the request"}}
+        return 200, _completion(body["model"], {"role": "assistant", "content": text}, "stop")
+
+    def get(self, path: str) -> tuple[int, dict[str, Any]]:
+        """A GET: llama.cpp's ``/props`` (its context), else 404."""
+        if self.llama_cpp and path == "/props":
+            return 200, {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1}
+        return 404, {"error": {"message": "not found"}}
 
     @property
     def base_url(self) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser_agent.agent.budget import REPLY_RESERVE, model_budget, request_budget
+from browser_agent.agent.budget import REPLY_RESERVE, begins_replies, model_budget, request_budget
 from browser_agent.agent.settings import AgentSettings
 from browser_agent.llm import context_window
 from browser_agent.llm.context_window import discover_context_tokens
@@ -149,3 +149,19 @@ async def test_a_model_given_a_base_url_is_asked_only_when_the_settings_do_not_s
             32_000, 16_000, None
         )
         assert len(server.asked) == 1
+
+
+async def test_only_a_llama_cpp_server_is_sent_the_start_of_the_reply_unless_the_settings_say() -> None:
+    llm = ScriptedChatModel(replies=[])
+    assert not await begins_replies(llm, AgentSettings())  # no base URL: nothing asked
+    assert await begins_replies(llm, AgentSettings(prefill_reply=True))
+    models = {"data": [{"id": "qwen", "max_model_len": 32768}]}
+    with ModelServer({"/v1/models": _fixed(models)}) as vllm:
+        object.__setattr__(llm, "openai_api_base", vllm.url("v1"))
+        assert not await begins_replies(llm, AgentSettings())
+    with ModelServer({"/props": _fixed({"default_generation_settings": {"n_ctx": 8192}})}) as llama:
+        object.__setattr__(llm, "openai_api_base", llama.url("v1"))
+        assert await begins_replies(llm, AgentSettings())
+        assert not await begins_replies(llm, AgentSettings(prefill_reply=False))
+        assert await discover_context_tokens(llama.url("v1")) == 8192
+        assert len(llama.asked) == 1, "what the server said is kept, for both questions"
