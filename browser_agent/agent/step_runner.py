@@ -12,14 +12,12 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
 
-from browser_agent import artifacts
 from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.conversation_file import save_conversation
 from browser_agent.agent.evaluation_pins import FIRST_EVALUATION, Pins, verdict
 from browser_agent.agent.halt import StepHalted, unless_halted
 from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
@@ -47,7 +45,6 @@ from browser_agent.llm import (
     StructuredReply,
     TokenUsage,
     ask_structured,
-    message_text,
 )
 from browser_agent.record import ActionCall, AgentStep, StepOutput, StepScreenshot, describe_outcome
 from browser_agent.sensitive import Secrets
@@ -287,7 +284,8 @@ class StepRunner:
             passages=passages,
         )
         messages = deps.messages.build(text, screenshot)
-        self._save_conversation(number, messages)
+        if deps.settings.save_conversation_path is not None:
+            save_conversation(deps.settings.save_conversation_path, number, messages)
         output_model = self._output_model(state.url)
         try:
             asking = ask_structured(
@@ -390,16 +388,6 @@ class StepRunner:
         self._verdict = verdict(step)
         logger.info("step %d: %s", step.step, _outcome_line(step))
         return step
-
-    def _save_conversation(self, number: int, messages: list[BaseMessage]) -> None:
-        folder = self.deps.settings.save_conversation_path
-        if folder is None:
-            return
-        lines = []
-        for message in messages:
-            pictures = "" if isinstance(message.content, str) else "\n(with a screenshot)"
-            lines.append(f"--- {message.type} ---\n{message_text(message)}{pictures}")
-        artifacts.write_text(Path(folder, f"step_{number:03d}.txt"), "\n".join(lines))
 
 
 def _outcome_line(step: AgentStep) -> str:
