@@ -17,7 +17,7 @@ __all__ = ["FIRST_EVALUATION", "Pins", "verdict"]
 Pins = tuple[tuple[str, str], ...]  # (dotted path of a reply field, the only text the grammar admits)
 
 _EVALUATION = "current_state.evaluation_previous_goal"
-FIRST_EVALUATION: Pins = ((_EVALUATION, "None yet: first step."),)
+FIRST_EVALUATION: Pins = ((_EVALUATION, "None yet: this is the first step; start on the task."),)
 
 
 def verdict(step: AgentStep) -> Pins:
