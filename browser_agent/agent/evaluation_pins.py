@@ -3,9 +3,11 @@
 Before the model's first reply there is no previous goal of its own, yet a small model asked to evaluate
 one wrote "Failed" in 119 of 120 first replies, then a made-up failure ("the page did not change after
 clicking ONE") and acted on it. Until it has answered once, the grammar writes ``FIRST_EVALUATION``
-instead (a bare "Unknown" was copied into the goal, and the episode given up), in six tokens: a pinned
-token is still decoded, some 45 ms each on two cores. After that, ``verdict`` writes what the last
-step's actions did. The rest of the reply is the model's.
+instead (a bare "Unknown" was copied into the goal, and the episode given up). Its words matter: the
+six-token "None yet: first step." did as well on MiniWoB++, but on long real pages the model then
+clicked away from the article first and answered no question of ten (four with this text). With
+llama.cpp the text is sent as the start of the reply, read rather than decoded (``prefill_reply``).
+After that, ``verdict`` writes what the last step's actions did. The rest of the reply is the model's.
 """
 
 from __future__ import annotations

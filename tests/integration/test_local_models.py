@@ -14,6 +14,7 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentRunError, AgentSettings, BrowserSession, Controller
 from browser_agent.agent.conversation import page_of_state
+from browser_agent.agent.evaluation_pins import FIRST_EVALUATION as FIRST_PINS
 from browser_agent.models import chat_model
 from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.fake_openai import Cut, FakeOpenAI
@@ -22,7 +23,7 @@ from tests.support.server import LocalServer
 pytest.importorskip("langchain_openai")
 
 
-FIRST_EVALUATION = "None yet: first step."
+FIRST_EVALUATION = FIRST_PINS[0][1]
 
 
 def brain(goal: str) -> dict[str, str]:

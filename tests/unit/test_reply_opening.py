@@ -19,9 +19,10 @@ from browser_agent.testing import ScriptedChatModel
 
 OUTPUT = build_output_model(Controller().action_union(), 3)
 PROMPT = [SystemMessage(content="You drive a browser."), HumanMessage(content="Click OK.")]
-FIRST = '{"current_state": {"evaluation_previous_goal": "None yet: first step.", "memory": "'
+FIRST_TEXT = FIRST_EVALUATION[0][1]
+FIRST = '{"current_state": {"evaluation_previous_goal": ' + json.dumps(FIRST_TEXT) + ', "memory": "'
 REPLY = {
-    "current_state": {"evaluation_previous_goal": "None yet: first step.", "memory": "", "next_goal": "OK"},
+    "current_state": {"evaluation_previous_goal": FIRST_TEXT, "memory": "", "next_goal": "OK"},
     "action": [{"action": "click_element", "index": 1}],
 }
 
