@@ -12,7 +12,7 @@ from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.refusals import check_typeable
-from browser_agent.controller.actions.submit_guard import check_not_sending_unset
+from browser_agent.controller.actions.submit_guard import check_not_sending_unset, may_send
 from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.typed_fields import put_value
 from browser_agent.controller.context import ActionContext
@@ -40,7 +40,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             f"element {index} is a dropdown: a click does not choose; use select_dropdown_option with index "
             f"{index} and the text of one option" + (f" ({options})." if options else ".")
         )
-    if ctx.model_chose:
+    if ctx.model_chose and may_send(node):
         _, handle = await ctx.element(index)
         await check_not_sending_unset(
             index, node, handle, await ctx.current_snapshot(), ctx.session, ctx.redact

@@ -20,7 +20,7 @@ from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError, ElementNotFoundError
 
-__all__ = ["check_not_sending_unset"]
+__all__ = ["check_not_sending_unset", "may_send"]
 
 _SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
 _SHOWN = 4
@@ -72,6 +72,15 @@ _SAID = {"empty": "empty", "default": "not chosen yet", "unchosen": "not chosen 
 
 # Per session, the buttons (page address, element id) already held back once.
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+
+
+def may_send(node: ElementNode) -> bool:
+    """Whether ``node`` is a button that can send a form: the guard asks the page about nothing else (a
+    link's click costs no round trip)."""
+    kind = node.attributes.get("type", "").lower()
+    return (node.tag == "button" and kind in ("", "submit")) or (
+        node.tag == "input" and kind in ("submit", "image")
+    )
 
 
 async def check_not_sending_unset(
