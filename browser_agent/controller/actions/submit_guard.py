@@ -25,15 +25,11 @@ __all__ = ["check_not_sending_unset", "may_send"]
 _SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
 _SHOWN = 4
 
-# The box a submit button sends: its form, else (for a button named as sending) the nearest of its ancestors
-# (a few levels up) holding a field; null for anything that sends nothing.
+# The box a button that may send (``may_send``) sends: its form, else (for a button named as sending) the
+# nearest of its ancestors (a few levels up) holding a field; null for anything else.
 _SENDING = ("submit", "send", "log in", "login", "sign in", "sign up", "register", "search", "save")
 _SCOPE_JS = f"""(el) => {{
   const SENDING = {list(_SENDING)!r};
-  const tag = el.tagName.toLowerCase(), type = (el.getAttribute('type') || '').toLowerCase();
-  const sends = (tag === 'button' && ['', 'submit'].includes(type))
-    || (tag === 'input' && ['submit', 'image'].includes(type));
-  if (!sends) return null;
   if (el.form) return el.form;
   // Without a form, only a button that says it sends: a page may put a text box beside any button.
   const words = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().toLowerCase();
@@ -99,7 +95,7 @@ async def check_not_sending_unset(
     """
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
-    if key in held:
+    if key in held or not may_send(node):
         return
     box = (await handle.evaluate_handle(_SCOPE_JS)).as_element()
     if box is None:
