@@ -23,10 +23,10 @@ from browser_agent.agent.halt import StepHalted, unless_halted
 from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
 from browser_agent.agent.settings import AgentSettings
+from browser_agent.agent.step_pictures import final_picture, recorded
 from browser_agent.agent.task_passages import task_passages
 from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
-from browser_agent.browser.masking import screenshot_for_model
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.controller.reply import AgentOutput, build_output_model, tool_parameters
@@ -52,12 +52,6 @@ from browser_agent.sensitive import Secrets
 __all__ = ["StepDeps", "StepRunner"]
 
 logger = logging.getLogger("browser_agent")
-
-
-# The longest the picture of the page after the last action may take: once a run, so a tab that does not
-# answer holds up the end a little; at 3 s a report's last picture was missing once on a 2-core machine
-# under load (a full test run beside a local model), though the page answered.
-_FINAL_PICTURE_S = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,30 +189,14 @@ class StepRunner:
 
     def _keep_screenshot(self, step: AgentStep, state: BrowserState) -> None:
         """Record the marked, masked screenshot in the step (``record_screenshots``)."""
-        if not self.deps.settings.record_screenshots or not state.screenshot_b64:
-            return
-        step.screenshot = self._recorded(state.screenshot_b64)
-
-    def _recorded(self, jpeg_b64: str) -> StepScreenshot:
-        size = self.deps.session.page.viewport_size or {"width": 0, "height": 0}
-        return StepScreenshot(jpeg_b64=jpeg_b64, width=size["width"], height=size["height"])
+        if self.deps.settings.record_screenshots and state.screenshot_b64:
+            step.screenshot = recorded(self.deps.session, state.screenshot_b64)
 
     async def final_picture(self) -> StepScreenshot | None:
-        """The page after the last action, for the record (``record_screenshots`` only): masked like
-        every recorded screenshot, without marks, within the capture time; None when it cannot be had."""
-        session = self.deps.session
-        if not self.deps.settings.record_screenshots or not session.started:
+        """The page after the last action, for the record (``record_screenshots`` only)."""
+        if not self.deps.settings.record_screenshots:
             return None
-        try:
-            page = session.page
-        except (BrowserError, ActionError):  # every tab closed
-            return None
-        if page.is_closed():
-            return None
-        # bounded tighter than a step's picture: a tab that does not answer must not hold up a stop
-        seconds = min(session.config.capture_timeout_ms / 1000, _FINAL_PICTURE_S)
-        shot = await screenshot_for_model(page, self.deps.secrets.values(), None, seconds)
-        return self._recorded(shot) if shot is not None else None
+        return await final_picture(self.deps.session, self.deps.secrets)
 
     def abandon(self, message: str, unfinished: str = "the step ran out of time") -> AgentStep:
         """End the step in progress as failed with ``message`` (it ran out of time, or was interrupted);
