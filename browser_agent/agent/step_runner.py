@@ -29,6 +29,7 @@ from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import ActionResult, Controller
+from browser_agent.controller.actions.refusals import untypeable
 from browser_agent.controller.reply import AgentOutput, build_output_model, tool_parameters
 from browser_agent.errors import (
     ActionError,
@@ -153,7 +154,7 @@ class StepRunner:
         warnings = self._warnings
         try:
             reply = await self._decide(
-                step, state, vision, (number, max_steps), plan, self._loops.spent(page), passages
+                step, state, vision, (number, max_steps), plan, self._left_out(page, state), passages
             )
         except StepHalted:  # told again when the step runs again
             self._unsaid, self._warnings = state.events, warnings
@@ -165,6 +166,11 @@ class StepRunner:
                 await self._enter(step, "act")
                 self._record_results(step, await self._act(reply.parsed.action))
         return self._finish(step)
+
+    def _left_out(self, page: str, state: BrowserState) -> tuple[tuple[str, int], ...]:
+        """The ``(action, index)`` pairs the grammar leaves out: actions already sent on this same page,
+        and typing into what takes no text."""
+        return self._loops.spent(page) + untypeable(state.snapshot)
 
     async def _passages(self, state: BrowserState) -> tuple[str, ...]:
         """The long page's passages that match the task, redacted; none when the page cannot be read."""

@@ -43,8 +43,9 @@ class PromptShape:
             other (None: any integer). Only the grammar changes, not the prompt; not used with OpenAI's
             API, whose prompt cache starts with the schema.
         spent: ``(action, index)`` pairs the ``json_schema`` grammar leaves out (with ``indices``): element
-            actions already sent on this same page, which did not change it; a small model that was told
-            so sends them again, step after step, and a grammar without them makes it choose another.
+            actions already sent on this same page, which did not change it (a small model that was told
+            so sent them again, step after step), and actions that cannot apply to their element (typing
+            into a button); a grammar without them makes the model choose another.
         pinned: ``(dotted path, text)`` pairs: string fields the ``json_schema`` grammar fixes to that text
             (with ``indices``).
         opening: Under ``json_schema`` (as ``response_format``), the request ends with the start of the

@@ -491,3 +491,35 @@ async def test_other_servers_are_sent_no_opening_unless_asked(
         settings = AgentSettings(tool_calling_method="json_schema")
         await Agent("Read the code", local_llm(fake), browser=session, settings=settings).run(3)
     assert [r["messages"][-1]["role"] for r in fake.requests] == ["user", "user"]
+
+
+async def test_json_schema_admits_typing_only_into_what_takes_text(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Buttons, links, lists and checkboxes are no ``input_text`` index (a small model typed its answer
+    into a link, its Submit into the button); a page without a field offers no ``input_text`` at all."""
+    await session.page.goto(server.url("agent/feedback.html"))
+    fields = [await _index(session, "Comments"), await _index(session, "Rating")]
+    script = [
+        {
+            "current_state": brain("on"),
+            "action": [{"action": "go_to_url", "url": server.url("agent/links.html")}],
+        },
+        {"current_state": brain("end"), "action": [{"action": "done", "text": "ok", "success": True}]},
+    ]
+    with FakeOpenAI(script) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent("Look around", local_llm(fake), browser=session, settings=settings).run(3)
+    assert history.final_result() == "ok" and fake.schema_errors == []
+    form, links = (r["response_format"]["json_schema"]["schema"] for r in fake.requests)
+
+    def branch(schema: dict[str, Any], action: str) -> dict[str, Any] | None:
+        branches = schema["properties"]["action"]["items"]["anyOf"]
+        return next((b for b in branches if b["properties"]["action"]["enum"] == [action]), None)
+
+    typed = branch(form, "input_text")
+    clicked = branch(form, "click_element")
+    assert typed is not None and clicked is not None
+    assert sorted(typed["properties"]["index"]["enum"]) == sorted(fields)
+    assert len(clicked["properties"]["index"]["enum"]) == 7, "a click may go to any element"
+    assert branch(links, "input_text") is None and branch(links, "click_element") is not None

@@ -15,7 +15,16 @@ from playwright.async_api import ElementHandle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
-__all__ = ["check_listable", "check_typeable", "fields_of", "label_of", "lists_of", "page_tabs", "said"]
+__all__ = [
+    "check_listable",
+    "check_typeable",
+    "fields_of",
+    "label_of",
+    "lists_of",
+    "page_tabs",
+    "said",
+    "untypeable",
+]
 
 _SHOWN = 4  # elements named in a refusal
 _NAME_CAP = 30
@@ -84,6 +93,27 @@ def said(node: ElementNode, redact: Callable[[str], str]) -> str:
     """``[3] <input> "Name"``: an element as a refusal names it."""
     name = label_of(node, redact)
     return f"[{node.index}] <{node.tag}>" + (f' "{name}"' if name else "")
+
+
+# Inputs that take no typed text (a range does: input_text sets it to the number typed).
+_UNTYPED_INPUTS = _BUTTON_TYPES - {"range"}
+
+
+def untypeable(snapshot: DomSnapshot | None) -> tuple[tuple[str, int], ...]:
+    """``("input_text", index)`` for each element of ``snapshot`` that plainly takes no typed text: a
+    button, a link, a native list, a checkbox, radio or other input that is no field. A ``json_schema``
+    grammar leaves them out, so a constrained model cannot type its answer into a link or its Submit into
+    the button (``check_typeable`` refuses that at run time, for every other method). Only what the tag
+    says counts: an element whose role alone says button or tab may be an editor that says so wrongly."""
+    if snapshot is None:
+        return ()
+    return tuple(
+        ("input_text", n.index)
+        for n in snapshot.selector_map.values()
+        if n.tag in ("button", "select")
+        or (n.tag == "a" and "href" in n.attributes)
+        or (n.tag == "input" and n.attributes.get("type", "").lower() in _UNTYPED_INPUTS)
+    )
 
 
 def _nearest(nodes: Iterable[ElementNode], index: int) -> list[ElementNode]:
