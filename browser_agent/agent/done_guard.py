@@ -3,9 +3,11 @@
 A small model checked the box its task named ("Select AU and click Submit"), then called ``done`` with
 ``success`` true, the Submit button untouched: the form was never sent and the task not done. Such a
 ``done`` is refused the first time, naming the button; a second ``done`` ends the run as the model says
-(a task may name a button it does not need pressed). Only the model's own ``done`` with ``success`` true
-is checked, on the page the model saw; a button counts as pressed once any element with its name was
-clicked in the run, or Enter was pressed (which sends a form as the button does).
+(a task may name a button it does not need pressed). Told so and offered ``done`` again, the model called
+it again at once; so a ``json_schema`` grammar leaves ``done`` out of the next step, and a ``done`` after
+that ends the run. Only the model's own ``done`` with ``success`` true is checked, on the page the model
+saw; a button counts as pressed once any element with its name was clicked in the run, or Enter was
+pressed (which sends a form as the button does).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.llm.schemas import NO_ELEMENT
 
 __all__ = ["DoneGuard"]
 
@@ -41,9 +44,16 @@ class DoneGuard:
     pressed: set[str] = field(default_factory=set)
     entered: bool = False  # Enter was pressed in the run
     _held: set[str] = field(default_factory=set)
+    _just_held: bool = False  # the last step's done was held back
+
+    def left_out(self) -> tuple[tuple[str, int], ...]:
+        """``("done", NO_ELEMENT)`` for the step right after a ``done`` was held back (the grammar leaves
+        it out: the model takes another action first); nothing otherwise."""
+        return (("done", NO_ELEMENT),) if self._just_held else ()
 
     def note(self, results: Sequence[ActionResult]) -> None:
         """Remember the elements the run clicked, and an Enter."""
+        self._just_held = False
         for result in results:
             if result.error is not None:
                 continue
@@ -84,11 +94,12 @@ class DoneGuard:
         if button is None:
             return results
         self._held.add(_name(button))
+        self._just_held = True
         refusal = ActionResult(
             action="done",
             error=(
                 f"not done yet: the task names {said(button, redact)}, and it was not pressed in this run; "
-                "press it if the task needs it, or call done again to finish as it is."
+                "press it if the task needs it (a later done ends the run as it is)."
             ),
         )
         return [*results[:-1], refusal]

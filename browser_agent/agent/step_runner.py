@@ -163,7 +163,13 @@ class StepRunner:
         warnings = self._warnings
         try:
             reply = await self._decide(
-                step, state, vision, (number, max_steps), plan, self._loops.spent(page), passages
+                step,
+                state,
+                vision,
+                (number, max_steps),
+                plan,
+                self._loops.spent(page) + self._done_guard.left_out(),
+                passages,
             )
         except StepHalted:  # told again when the step runs again
             self._unsaid, self._warnings = state.events, warnings

@@ -9,11 +9,14 @@ from collections.abc import Callable
 import pytest
 from langchain_core.messages import BaseMessage
 
-from browser_agent import Agent
+from browser_agent import Agent, AgentSettings
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.browser import BrowserSession
+from browser_agent.models import chat_model
 from browser_agent.record import AgentHistory
 from browser_agent.testing import ScriptedChatModel, find_index
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
 Policy = Callable[[list[BaseMessage]], dict[str, object]]
@@ -73,7 +76,7 @@ async def test_done_before_the_named_button_is_held_back_and_the_model_presses_i
     assert held.error is not None and not held.is_done
     assert held.error.startswith("not done yet: the task names [")
     assert '<button> "Save preferences"' in held.error
-    assert "call done again to finish as it is" in held.error
+    assert "(a later done ends the run as it is)" in held.error
     assert [len(s.results) for s in history.steps] == [1, 1, 1, 1]
     assert history.is_done() and history.final_result() == "all set"
     assert await _said(session) == "saved"
@@ -118,3 +121,35 @@ async def test_a_done_with_nothing_named_left_unpressed_ends_the_run_at_once(
     assert history.is_done()
     assert all(r.error is None for s in history.steps for r in s.results)
     assert history.steps[-1].results[-1].action == "done"
+
+
+async def test_with_a_grammar_the_step_after_a_held_done_offers_no_done(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Told of the unpressed button, a small model called done again at once: a ``json_schema`` grammar
+    leaves ``done`` out of the next step only, and a done after another action ends the run."""
+    await session.navigate(server.url("agent/preferences.html"))
+    travel = await index_of(session, "Travel")
+    script = [
+        _step("tick", {"action": "click_element", "index": travel}),
+        _step("finish", _done()),
+        _step("untick", {"action": "click_element", "index": travel}),
+        _step("finish", _done()),
+    ]
+    with FakeOpenAI(script) as fake:
+        llm = chat_model("openai:local", base_url=fake.base_url, api_key="local", max_retries=0)
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent(
+            "Tick Travel and press Save preferences.", llm, browser=session, settings=settings
+        ).run(6)
+    assert fake.schema_errors == [] and history.is_done() and history.final_result() == "all set"
+    assert history.steps[1].results[0].error is not None
+
+    def offers_done(request: dict[str, object]) -> bool:
+        schema = request["response_format"]["json_schema"]["schema"]  # type: ignore[index]
+        return any(
+            b["properties"]["action"]["enum"] == ["done"]
+            for b in schema["properties"]["action"]["items"]["anyOf"]
+        )
+
+    assert [offers_done(r) for r in fake.requests] == [True, True, False, True]
