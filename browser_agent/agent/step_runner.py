@@ -18,6 +18,7 @@ from langchain_core.language_models import BaseChatModel
 
 from browser_agent.agent.conversation import Conversation
 from browser_agent.agent.conversation_file import save_conversation
+from browser_agent.agent.done_guard import DoneGuard
 from browser_agent.agent.evaluation_pins import FIRST_EVALUATION, Pins, verdict
 from browser_agent.agent.halt import StepHalted, unless_halted
 from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
@@ -85,6 +86,7 @@ class StepRunner:
         self._phase: StepPhase | None = None
         self.method: Method = deps.settings.tool_calling_method
         self._loops = LoopWatch()
+        self._done_guard = DoneGuard()
         self._warnings: list[str] = []
         self._answered = False  # the model has given a valid reply in this run
         self._opening = deps.opening
@@ -115,7 +117,9 @@ class StepRunner:
             action=[ActionCall.model_validate(a.model_dump(mode="json")) for a in actions]
         )
         await self._enter(step, "act")
-        self._record_results(step, await self._act(actions))
+        results = await self._act(actions)
+        self._done_guard.note(results)
+        self._record_results(step, results)
         return self._finish(step)
 
     @property
@@ -164,13 +168,15 @@ class StepRunner:
             step.model_output = StepOutput.model_validate(reply.parsed.model_dump(mode="json"))
             if not self._repeats_itself(step, page):
                 await self._enter(step, "act")
-                self._record_results(step, await self._act(reply.parsed.action))
+                results = await self._act(reply.parsed.action)
+                task, redact = self.deps.messages.task, self.deps.secrets.redact
+                self._record_results(step, self._done_guard.check(task, state.snapshot, results, redact))
         return self._finish(step)
 
     def _left_out(self, page: str, state: BrowserState) -> tuple[tuple[str, int], ...]:
         """The ``(action, index)`` pairs the grammar leaves out: actions already sent on this same page,
-        and typing into what takes no text."""
-        return self._loops.spent(page) + untypeable(state.snapshot)
+        typing into what takes no text, and ``done`` right after one was held back."""
+        return self._loops.spent(page) + untypeable(state.snapshot) + self._done_guard.left_out()
 
     async def _passages(self, state: BrowserState) -> tuple[str, ...]:
         """The long page's passages that match the task, redacted; none when the page cannot be read."""

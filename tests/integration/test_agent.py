@@ -353,7 +353,7 @@ async def test_the_address_a_task_names_is_open_before_the_first_step(
     llm = ScriptedChatModel(
         policy=lambda messages: reply("report", {"action": "done", "text": url_of(messages), "success": True})
     )
-    history = await Agent(f"Open {login} and sign in", llm, browser=session).run(max_steps=2)
+    history = await Agent(f"Open {login} and read it", llm, browser=session).run(max_steps=2)
     assert history.steps[0].step == 0 and history.action_names() == ["go_to_url", "done"]
     assert history.final_result() == login, "the model's first page is the task's address"
     assert len(llm.calls) == 1

@@ -1,0 +1,105 @@
+"""A ``done`` that claims success while a button the task names was never pressed is held back once.
+
+A small model checked the box its task named ("Select AU and click Submit"), then called ``done`` with
+``success`` true, the Submit button untouched: the form was never sent and the task not done. Such a
+``done`` is refused the first time, naming the button; a second ``done`` ends the run as the model says
+(a task may name a button it does not need pressed). Told so and offered ``done`` again, the model called
+it again at once; so a ``json_schema`` grammar leaves ``done`` out of the next step, and a ``done`` after
+that ends the run. Only the model's own ``done`` with ``success`` true is checked, on the page the model
+saw; a button counts as pressed once any element with its name was clicked in the run, or Enter was
+pressed (which sends a form as the button does).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from browser_agent.controller import ActionResult
+from browser_agent.controller.actions.refusals import said
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.llm.schemas import NO_ELEMENT
+
+__all__ = ["DoneGuard"]
+
+_BUTTON_INPUTS = frozenset({"submit", "button", "image"})
+_LONGEST_NAME = 30  # a longer "name" is a sentence, not what a task calls a button by
+
+
+def _is_button(node: ElementNode) -> bool:
+    kind = node.attributes.get("type", "").lower()
+    return node.tag == "button" or node.role == "button" or (node.tag == "input" and kind in _BUTTON_INPUTS)
+
+
+def _name(node: ElementNode) -> str:
+    text = node.name or node.text or node.attributes.get("value", "")
+    return " ".join(text.split()).lower()
+
+
+@dataclass
+class DoneGuard:
+    """What the run pressed so far, and the ``done`` calls already held back (once per button name)."""
+
+    pressed: set[str] = field(default_factory=set)
+    entered: bool = False  # Enter was pressed in the run
+    _held: set[str] = field(default_factory=set)
+    _just_held: bool = False  # the last step's done was held back
+
+    def left_out(self) -> tuple[tuple[str, int], ...]:
+        """``("done", NO_ELEMENT)`` for the step right after a ``done`` was held back (the grammar leaves
+        it out: the model takes another action first); nothing otherwise."""
+        return (("done", NO_ELEMENT),) if self._just_held else ()
+
+    def note(self, results: Sequence[ActionResult]) -> None:
+        """Remember the elements the run clicked, and an Enter."""
+        self._just_held = False
+        for result in results:
+            if result.error is not None:
+                continue
+            if result.action == "click_element" and result.element is not None:
+                self.pressed.add(_name(result.element))
+            elif result.action == "send_keys" and "enter" in (result.extracted_content or "").lower():
+                self.entered = True
+
+    def unpressed(self, task: str, snapshot: DomSnapshot | None) -> ElementNode | None:
+        """The first button of ``snapshot`` that ``task`` names and the run never pressed (not held back
+        before); None when there is none."""
+        if snapshot is None or self.entered:
+            return None
+        words = " ".join(task.split()).lower()
+        for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index):
+            name = _name(node)
+            if not _is_button(node) or not 2 <= len(name) <= _LONGEST_NAME or name in self.pressed:
+                continue
+            if name in self._held or not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words):
+                continue
+            return node
+        return None
+
+    def check(
+        self,
+        task: str,
+        snapshot: DomSnapshot | None,
+        results: list[ActionResult],
+        redact: Callable[[str], str],
+    ) -> list[ActionResult]:
+        """``results`` with a successful ``done`` among them turned into a refusal, the first time a button
+        ``task`` names stands unpressed on ``snapshot``."""
+        self.note(results)
+        last = results[-1] if results else None
+        if last is None or not last.is_done or last.success is not True or last.action != "done":
+            return results
+        button = self.unpressed(task, snapshot)
+        if button is None:
+            return results
+        self._held.add(_name(button))
+        self._just_held = True
+        refusal = ActionResult(
+            action="done",
+            error=(
+                f"not done yet: the task names {said(button, redact)}, and it was not pressed in this run; "
+                "press it if the task needs it (a later done ends the run as it is)."
+            ),
+        )
+        return [*results[:-1], refusal]

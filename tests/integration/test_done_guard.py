@@ -1,0 +1,155 @@
+"""A ``done`` claiming success while a button the task names was never pressed is held back once, naming
+the button; pressing it, pressing Enter, a ``done`` that admits failure, a task that names no button or a
+second ``done`` all end the run as the model says."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from langchain_core.messages import BaseMessage
+
+from browser_agent import Agent, AgentSettings
+from browser_agent.agent.conversation import page_of_state
+from browser_agent.browser import BrowserSession
+from browser_agent.models import chat_model
+from browser_agent.record import AgentHistory
+from browser_agent.testing import ScriptedChatModel, find_index
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.pages import index_of
+from tests.support.server import LocalServer
+
+Policy = Callable[[list[BaseMessage]], dict[str, object]]
+
+
+def brain(goal: str) -> dict[str, str]:
+    return {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": goal}
+
+
+def _step(goal: str, *actions: dict[str, object]) -> dict[str, object]:
+    return {"current_state": brain(goal), "action": list(actions)}
+
+
+def _done(success: bool = True) -> dict[str, object]:
+    return {"action": "done", "text": "all set", "success": success}
+
+
+def _steps(*replies: Callable[[str], dict[str, object]]) -> Policy:
+    """A policy answering with ``replies`` in turn, each given the page it sees."""
+    told: list[int] = []
+
+    def policy(messages: list[BaseMessage]) -> dict[str, object]:
+        told.append(1)
+        return replies[min(len(told), len(replies)) - 1](page_of_state(str(messages[-1].content)))
+
+    return policy
+
+
+def _tick(page: str) -> dict[str, object]:
+    return _step("tick", {"action": "click_element", "index": find_index(page, "input", "Travel")})
+
+
+def _finish(page: str) -> dict[str, object]:
+    return _step("finish", _done())
+
+
+def _save(page: str) -> dict[str, object]:
+    return _step("save", {"action": "click_element", "index": find_index(page, "button", "Save preferences")})
+
+
+async def _run(session: BrowserSession, server: LocalServer, task: str, policy: Policy) -> AgentHistory:
+    await session.navigate(server.url("agent/preferences.html"))
+    return await Agent(task, ScriptedChatModel(policy=policy), browser=session).run(max_steps=6)
+
+
+async def _said(session: BrowserSession) -> str:
+    return str(await session.page.inner_text("#said")).strip()
+
+
+async def test_done_before_the_named_button_is_held_back_and_the_model_presses_it(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    history = await _run(
+        session, server, "Tick Travel and press Save preferences.", _steps(_tick, _finish, _save, _finish)
+    )
+    held = history.steps[1].results[0]
+    assert held.error is not None and not held.is_done
+    assert held.error.startswith("not done yet: the task names [")
+    assert '<button> "Save preferences"' in held.error
+    assert "(a later done ends the run as it is)" in held.error
+    assert [len(s.results) for s in history.steps] == [1, 1, 1, 1]
+    assert history.is_done() and history.final_result() == "all set"
+    assert await _said(session) == "saved"
+
+
+async def test_a_second_done_ends_the_run_as_the_model_says(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    history = await _run(session, server, "Tick Travel and press Save preferences.", _steps(_tick, _finish))
+    assert history.steps[1].results[0].error is not None
+    assert len(history.steps) == 3 and history.is_done() and history.is_successful()
+    assert await _said(session) == ""
+
+
+def _search_with_enter(page: str) -> dict[str, object]:
+    field = find_index(page, "input", "Archive")
+    return _step(
+        "search",
+        {"action": "input_text", "index": field, "text": "rivers"},
+        {"action": "send_keys", "keys": "Enter"},
+    )
+
+
+def _give_up(page: str) -> dict[str, object]:
+    return _step("give up", _done(success=False))
+
+
+@pytest.mark.parametrize(
+    ("task", "policy"),
+    [
+        ("Tick Travel and press Save preferences.", _steps(_tick, _save, _finish)),  # pressed
+        ("Search the archive for rivers with Find.", _steps(_search_with_enter, _finish)),  # Enter sent it
+        ("Tick Travel and press Save preferences.", _steps(_tick, _give_up)),  # admits failure
+        ("Tick Travel.", _steps(_tick, _finish)),  # names no button
+    ],
+    ids=["pressed", "enter", "failure", "unnamed"],
+)
+async def test_a_done_with_nothing_named_left_unpressed_ends_the_run_at_once(
+    session: BrowserSession, server: LocalServer, task: str, policy: Policy
+) -> None:
+    history = await _run(session, server, task, policy)
+    assert history.is_done()
+    assert all(r.error is None for s in history.steps for r in s.results)
+    assert history.steps[-1].results[-1].action == "done"
+
+
+async def test_with_a_grammar_the_step_after_a_held_done_offers_no_done(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Told of the unpressed button, a small model called done again at once: a ``json_schema`` grammar
+    leaves ``done`` out of the next step only, and a done after another action ends the run."""
+    await session.navigate(server.url("agent/preferences.html"))
+    travel = await index_of(session, "Travel")
+    script = [
+        _step("tick", {"action": "click_element", "index": travel}),
+        _step("finish", _done()),
+        _step("untick", {"action": "click_element", "index": travel}),
+        _step("finish", _done()),
+    ]
+    with FakeOpenAI(script) as fake:
+        llm = chat_model("openai:local", base_url=fake.base_url, api_key="local", max_retries=0)
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent(
+            "Tick Travel and press Save preferences.", llm, browser=session, settings=settings
+        ).run(6)
+    assert fake.schema_errors == [] and history.is_done() and history.final_result() == "all set"
+    assert history.steps[1].results[0].error is not None
+
+    def offers_done(request: dict[str, object]) -> bool:
+        schema = request["response_format"]["json_schema"]["schema"]  # type: ignore[index]
+        return any(
+            b["properties"]["action"]["enum"] == ["done"]
+            for b in schema["properties"]["action"]["items"]["anyOf"]
+        )
+
+    assert [offers_done(r) for r in fake.requests] == [True, True, False, True]
