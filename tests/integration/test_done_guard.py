@@ -76,7 +76,7 @@ async def test_done_before_the_named_button_is_held_back_and_the_model_presses_i
     assert held.error is not None and not held.is_done
     assert held.error.startswith("not done yet: the task names [")
     assert '<button> "Save preferences"' in held.error
-    assert "(a later done ends the run as it is)" in held.error
+    assert held.error.endswith("first if the task needs it (a later done ends the run as it is).")
     assert [len(s.results) for s in history.steps] == [1, 1, 1, 1]
     assert history.is_done() and history.final_result() == "all set"
     assert await _said(session) == "saved"

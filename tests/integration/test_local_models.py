@@ -313,7 +313,9 @@ async def test_json_schema_admits_only_the_indices_of_the_page_the_model_sees(
     ]
     with FakeOpenAI(script) as fake:
         settings = AgentSettings(tool_calling_method="json_schema")
-        history = await Agent("Fill in the username", local_llm(fake), browser=session, settings=settings).run(3)
+        history = await Agent(
+            "Fill in the username", local_llm(fake), browser=session, settings=settings
+        ).run(3)
     assert history.final_result() == "seen" and fake.schema_errors == []
     blank, form = (r["response_format"]["json_schema"]["schema"] for r in fake.requests)
 
@@ -350,7 +352,9 @@ async def test_json_schema_leaves_out_an_element_action_already_sent_on_the_same
     ]
     with FakeOpenAI(script) as fake:
         settings = AgentSettings(tool_calling_method="json_schema")
-        history = await Agent("Fill in the username", local_llm(fake), browser=session, settings=settings).run(4)
+        history = await Agent(
+            "Fill in the username", local_llm(fake), browser=session, settings=settings
+        ).run(4)
     assert history.final_result() == "ok" and fake.schema_errors == []
     empty, filled, again = (r["response_format"]["json_schema"]["schema"] for r in fake.requests)
 
