@@ -99,7 +99,8 @@ class DoneGuard:
             action="done",
             error=(
                 f"not done yet: the task names {said(button, redact)}, which was not pressed in this run: "
-                f"click element {button.index} first if the task needs it (a later done ends the run as it is)."
+                f"click element {button.index} first if the task needs it "
+                "(a later done ends the run as it is)."
             ),
         )
         return [*results[:-1], refusal]
