@@ -501,9 +501,11 @@ async def test_json_schema_admits_typing_only_into_what_takes_text(
     session: BrowserSession, server: LocalServer
 ) -> None:
     """Buttons, links, lists and checkboxes are no ``input_text`` index (a small model typed its answer
-    into a link, its Submit into the button); a page without a field offers no ``input_text`` at all."""
+    into a link, its Submit into the button), and buttons, links and checkboxes no list to choose in; a
+    page with only a link offers neither."""
     await session.page.goto(server.url("agent/feedback.html"))
     fields = [await _index(session, "Comments"), await _index(session, "Rating")]
+    topic = await _index(session, "Topic")
     script = [
         {
             "current_state": brain("on"),
@@ -526,4 +528,8 @@ async def test_json_schema_admits_typing_only_into_what_takes_text(
     assert typed is not None and clicked is not None
     assert sorted(typed["properties"]["index"]["enum"]) == sorted(fields)
     assert len(clicked["properties"]["index"]["enum"]) == 7, "a click may go to any element"
+    chosen = branch(form, "select_dropdown_option")
+    assert chosen is not None, "a list, and what may hold one (a field), can be chosen in"
+    assert sorted(chosen["properties"]["index"]["enum"]) == sorted([*fields, topic])
     assert branch(links, "input_text") is None and branch(links, "click_element") is not None
+    assert branch(links, "select_dropdown_option") is None and branch(links, "get_dropdown_options") is None

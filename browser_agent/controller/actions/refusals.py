@@ -100,20 +100,25 @@ _UNTYPED_INPUTS = _BUTTON_TYPES - {"range"}
 
 
 def untypeable(snapshot: DomSnapshot | None) -> tuple[tuple[str, int], ...]:
-    """``("input_text", index)`` for each element of ``snapshot`` that plainly takes no typed text: a
-    button, a link, a native list, a checkbox, radio or other input that is no field. A ``json_schema``
-    grammar leaves them out, so a constrained model cannot type its answer into a link or its Submit into
-    the button (``check_typeable`` refuses that at run time, for every other method). Only what the tag
-    says counts: an element whose role alone says button or tab may be an editor that says so wrongly."""
+    """The ``(action, index)`` pairs of ``snapshot`` that plainly cannot apply: ``input_text`` into a
+    button, a link, a native list, a checkbox, radio or other input that is no field; choosing an option
+    (``select_dropdown_option``, ``get_dropdown_options``) of a button, link, checkbox or radio that opens
+    no popup. A ``json_schema`` grammar leaves them out, so a constrained model cannot type its answer
+    into a link, or its Submit into the button (``check_typeable`` and ``check_listable`` refuse them at
+    run time, for every other method). Only the tag counts: an element whose role alone says button or
+    tab may be an editor or a list that says so wrongly."""
     if snapshot is None:
         return ()
-    return tuple(
-        ("input_text", n.index)
-        for n in snapshot.selector_map.values()
-        if n.tag in ("button", "select")
-        or (n.tag == "a" and "href" in n.attributes)
-        or (n.tag == "input" and n.attributes.get("type", "").lower() in _UNTYPED_INPUTS)
-    )
+    left_out: list[tuple[str, int]] = []
+    for n in snapshot.selector_map.values():
+        link = n.tag == "a" and "href" in n.attributes
+        no_field = n.tag == "input" and n.attributes.get("type", "").lower() in _UNTYPED_INPUTS
+        if n.tag in ("button", "select") or link or no_field:
+            left_out.append(("input_text", n.index))
+        opens = "aria-haspopup" in n.attributes or n.role in _LIST_ROLES
+        if (n.tag == "button" or link or no_field) and not opens:
+            left_out += [("select_dropdown_option", n.index), ("get_dropdown_options", n.index)]
+    return tuple(left_out)
 
 
 def _nearest(nodes: Iterable[ElementNode], index: int) -> list[ElementNode]:
