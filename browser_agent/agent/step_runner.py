@@ -30,7 +30,7 @@ from browser_agent.agent.task_url import task_url
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.controller.actions.refusals import untypeable
+from browser_agent.controller.actions.refusals import misfit_actions
 from browser_agent.controller.reply import AgentOutput, build_output_model, tool_parameters
 from browser_agent.errors import (
     ActionError,
@@ -176,7 +176,7 @@ class StepRunner:
     def _left_out(self, page: str, state: BrowserState) -> tuple[tuple[str, int], ...]:
         """The ``(action, index)`` pairs the grammar leaves out: actions already sent on this same page,
         typing into what takes no text, and ``done`` right after one was held back."""
-        return self._loops.spent(page) + untypeable(state.snapshot) + self._done_guard.left_out()
+        return self._loops.spent(page) + misfit_actions(state.snapshot) + self._done_guard.left_out()
 
     async def _passages(self, state: BrowserState) -> tuple[str, ...]:
         """The long page's passages that match the task, redacted; none when the page cannot be read."""

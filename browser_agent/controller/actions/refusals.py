@@ -21,9 +21,9 @@ __all__ = [
     "fields_of",
     "label_of",
     "lists_of",
+    "misfit_actions",
     "page_tabs",
     "said",
-    "untypeable",
 ]
 
 _SHOWN = 4  # elements named in a refusal
@@ -99,7 +99,7 @@ def said(node: ElementNode, redact: Callable[[str], str]) -> str:
 _UNTYPED_INPUTS = _BUTTON_TYPES - {"range"}
 
 
-def untypeable(snapshot: DomSnapshot | None) -> tuple[tuple[str, int], ...]:
+def misfit_actions(snapshot: DomSnapshot | None) -> tuple[tuple[str, int], ...]:
     """The ``(action, index)`` pairs of ``snapshot`` that plainly cannot apply: ``input_text`` into a
     button, a link, a native list, a checkbox, radio or other input that is no field; choosing an option
     (``select_dropdown_option``, ``get_dropdown_options``) of a button, link, checkbox or radio that opens
