@@ -259,7 +259,7 @@ class StepRunner:
         screenshot: str | None,
         position: tuple[int, int],
         plan: str | None,
-        spent: tuple[tuple[str, int], ...],
+        left_out: tuple[tuple[str, int], ...],
         passages: tuple[str, ...],
     ) -> StructuredReply[AgentOutput] | None:
         deps, settings = self.deps, self.deps.settings
@@ -289,7 +289,7 @@ class StepRunner:
                     tool_parameters=tool_parameters(output_model),
                     described=True,
                     indices=tuple(state.snapshot.selector_map) if state.snapshot is not None else (),
-                    spent=spent,
+                    left_out=left_out,
                     pinned=self._verdict if self._answered else FIRST_EVALUATION,
                     opening=self._opening,
                 ),

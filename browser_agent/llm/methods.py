@@ -42,7 +42,7 @@ class PromptShape:
         indices: The element indices of the page the model sees: a ``json_schema`` grammar admits no
             other (None: any integer). Only the grammar changes, not the prompt; not used with OpenAI's
             API, whose prompt cache starts with the schema.
-        spent: ``(action, index)`` pairs the ``json_schema`` grammar leaves out (with ``indices``): element
+        left_out: ``(action, index)`` pairs the ``json_schema`` grammar leaves out (with ``indices``): element
             actions already sent on this same page, which did not change it (a small model that was told
             so sent them again, step after step), and actions that cannot apply to their element (typing
             into a button); a grammar without them makes the model choose another.
@@ -56,7 +56,7 @@ class PromptShape:
     tool_parameters: dict[str, Any] | None = field(default=None, hash=False, compare=False)
     described: bool = False
     indices: tuple[int, ...] | None = None
-    spent: tuple[tuple[str, int], ...] = ()
+    left_out: tuple[tuple[str, int], ...] = ()
     pinned: tuple[tuple[str, str], ...] = ()
     opening: bool = False
 
@@ -101,7 +101,7 @@ def prepare(llm: BaseChatModel, output_model: type[BaseModel], method: Method, s
             return Plan(llm, "raw")
         # Where the prompt cache starts with the schema, a schema that changed each step would cost it.
         indices = None if provider and provider.caches_the_schema(llm) else shape.indices
-        schema = grammar_schema(output_model, indices, shape.spent, shape.pinned)
+        schema = grammar_schema(output_model, indices, shape.left_out, shape.pinned)
         opening = fixed_opening(schema) if shape.opening and param == "response_format" else ""
         return Plan(
             _bind_schema(llm, output_model, schema, param), "json_schema", next="raw", opening=opening

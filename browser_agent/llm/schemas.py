@@ -26,7 +26,7 @@ __all__ = [
     "strip_noise",
 ]
 
-NO_ELEMENT = -1  # the index of a spent action that takes no element (a wait, an extraction)
+NO_ELEMENT = -1  # the index of a left-out action that takes no element (a wait, an extraction)
 
 _NOISE = frozenset({"title", "discriminator", "examples"})
 
@@ -91,7 +91,7 @@ def compact_schema(output_model: type[BaseModel], *, descriptions: bool = True) 
 def grammar_schema(
     output_model: type[BaseModel],
     indices: Collection[int] | None = None,
-    spent: Collection[tuple[str, int]] = (),
+    left_out: Collection[tuple[str, int]] = (),
     pinned: Collection[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """A schema servers turn into a decoding grammar: inlined, ``anyOf`` for unions, ``enum`` for
@@ -102,9 +102,10 @@ def grammar_schema(
     has none: a constrained model cannot name an element that is not there (small models did, step
     after step, on result pages with nothing left to click).
 
-    ``spent``: ``(action, index)`` pairs the grammar leaves out although the index is on the page (only
-    with ``indices``): actions already sent on this same page, which did not move it. Index -1 is an
-    action that takes no element (a wait, an extraction): its whole branch is left out.
+    ``left_out``: ``(action, index)`` pairs the grammar leaves out although the index is on the page (only
+    with ``indices``): actions already sent on this same page, which did not move it, and actions that
+    cannot apply to their element. Index -1 is an action that takes no element (a wait, an extraction,
+    ``done``): its whole branch is left out.
 
     ``pinned``: ``(dotted path, text)`` pairs: the string field at the path (``"current_state.memory"``)
     admits that text only (only with ``indices``).
@@ -112,7 +113,7 @@ def grammar_schema(
     if indices is None:
         return _grammar(output_model)
     grammar = copy.deepcopy(_grammar(output_model))
-    _only_indices(grammar, sorted(indices), set(spent))
+    _only_indices(grammar, sorted(indices), set(left_out))
     for path, text in pinned:
         _pin(grammar, path.split("."), text)
     return grammar
@@ -146,9 +147,9 @@ def _grammar(output_model: type[BaseModel]) -> dict[str, Any]:
     return grammar
 
 
-def _only_indices(grammar: dict[str, Any], indices: list[int], spent: set[tuple[str, int]]) -> None:
-    """Narrow every action's ``index`` to ``indices`` less the action's ``spent`` ones; drop the actions
-    that need one when there is none left, and the actions on no element that were spent."""
+def _only_indices(grammar: dict[str, Any], indices: list[int], left_out: set[tuple[str, int]]) -> None:
+    """Narrow every action's ``index`` to ``indices`` less the action's ``left_out`` ones; drop the actions
+    that need one when there is none left, and the actions on no element left out."""
     items = grammar.get("properties", {}).get("action", {}).get("items")
     if not isinstance(items, dict):
         return
@@ -157,7 +158,7 @@ def _only_indices(grammar: dict[str, Any], indices: list[int], spent: set[tuple[
     for branch in branches:
         fields = branch.get("properties", {})
         names = fields.get("action", {}).get("enum", ())
-        taken = {index for name, index in spent if name in names}
+        taken = {index for name, index in left_out if name in names}
         if "index" not in fields:
             if NO_ELEMENT not in taken:
                 kept.append(branch)

@@ -155,7 +155,7 @@ def _admits(schema: dict[str, Any], *actions: dict[str, object]) -> bool:
 
 def test_the_grammar_leaves_out_spent_element_actions_and_an_action_with_no_element_left() -> None:
     schema = grammar_schema(
-        output_model(), indices=(0, 1), spent=(("input_text", 0), ("hover", 0), ("hover", 1))
+        output_model(), indices=(0, 1), left_out=(("input_text", 0), ("hover", 0), ("hover", 1))
     )
     admits = functools.partial(_admits, schema)
     assert not admits({"action": "input_text", "index": 0, "text": "ada"})
@@ -171,7 +171,7 @@ def test_the_grammar_leaves_out_a_spent_action_on_no_element_but_never_done() ->
     """An extraction or a wait that left the page as it was is not offered again on it; a scroll of the
     page that did not move it leaves the scroll of a panel (an element)."""
     spent = (("extract_content", NO_ELEMENT), ("wait", NO_ELEMENT), ("scroll", NO_ELEMENT))
-    schema = grammar_schema(output_model(), indices=(0, 1), spent=spent)
+    schema = grammar_schema(output_model(), indices=(0, 1), left_out=spent)
     admits = functools.partial(_admits, schema)
     assert not admits({"action": "extract_content", "goal": "the price"})
     assert not admits({"action": "wait", "seconds": 2})
