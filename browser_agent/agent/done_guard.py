@@ -8,6 +8,9 @@ it again at once; so a ``json_schema`` grammar leaves ``done`` out of the next s
 that ends the run. Only the model's own ``done`` with ``success`` true is checked, on the page the model
 saw; a button counts as pressed once any element with its name was clicked in the run, or Enter was
 pressed (which sends a form as the button does).
+
+The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
+done."): held back once, asking for the answer (``agent/answer_check.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from browser_agent.agent.answer_check import asks_question, holds_answer
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
@@ -44,6 +48,7 @@ class DoneGuard:
     pressed: set[str] = field(default_factory=set)
     entered: bool = False  # Enter was pressed in the run
     _held: set[str] = field(default_factory=set)
+    _asked_for_answer: bool = False  # a done without an answer was held back once
     _just_held: bool = False  # the last step's done was held back
 
     def left_out(self) -> tuple[tuple[str, int], ...]:
@@ -85,22 +90,38 @@ class DoneGuard:
         redact: Callable[[str], str],
     ) -> list[ActionResult]:
         """``results`` with a successful ``done`` among them turned into a refusal, the first time a button
-        ``task`` names stands unpressed on ``snapshot``."""
+        ``task`` names stands unpressed on ``snapshot``, or the first time its text answers nothing of the
+        question ``task`` asks."""
         self.note(results)
         last = results[-1] if results else None
         if last is None or not last.is_done or last.success is not True or last.action != "done":
             return results
         button = self.unpressed(task, snapshot)
-        if button is None:
-            return results
-        self._held.add(_name(button))
-        self._just_held = True
-        refusal = ActionResult(
-            action="done",
-            error=(
+        if button is not None:
+            self._held.add(_name(button))
+            error = (
                 f"not done yet: the task names {said(button, redact)}, which was not pressed in this run: "
                 f"click element {button.index} first if the task needs it "
                 "(a later done ends the run as it is)."
-            ),
-        )
-        return [*results[:-1], refusal]
+            )
+        elif self._answerless(task, last.extracted_content or ""):
+            self._asked_for_answer = True
+            error = (
+                f"not done yet: the task asks a question and {_quoted(last.extracted_content or '', redact)} "
+                "does not answer it: find the answer (extract_content reads the whole page), then call done "
+                "with the answer as its text (a later done ends the run as it is)."
+            )
+        else:
+            return results
+        self._just_held = True
+        return [*results[:-1], ActionResult(action="done", error=error)]
+
+    def _answerless(self, task: str, text: str) -> bool:
+        """Whether ``text`` is the first done of the run that answers nothing of a question ``task``."""
+        return not self._asked_for_answer and asks_question(task) and not holds_answer(task, text)
+
+
+def _quoted(text: str, redact: Callable[[str], str], longest: int = 80) -> str:
+    """``text`` redacted and quoted on one line, cut to ``longest`` characters."""
+    line = " ".join(redact(text).split())
+    return '"' + (line if len(line) <= longest else line[: longest - 1] + "…") + '"'
