@@ -12,6 +12,7 @@ from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.refusals import check_typeable
+from browser_agent.controller.actions.submenus import announces_submenu, open_submenu_by_pointing
 from browser_agent.controller.actions.submit_guard import check_not_sending_unset, may_send
 from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.typed_fields import put_value
@@ -39,6 +40,12 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         raise ActionError(
             f"element {index} is a dropdown: a click does not choose; use select_dropdown_option with index "
             f"{index} and the text of one option" + (f" ({options})." if options else ".")
+        )
+    if announces_submenu(node) and await open_submenu_by_pointing((await ctx.element(index))[1]):
+        await ctx.session.settle()
+        return ActionResult(
+            extracted_content=f"Opened the submenu of element {index} ({_label(node, ctx)}) by pointing at "
+            "it; nothing chosen (a click on it now chooses it)"
         )
     if ctx.model_chose and may_send(node):
         _, handle = await ctx.element(index)

@@ -1,0 +1,58 @@
+"""A click on a menu item whose submenu is shut points at it first: when that opens the submenu, nothing
+is chosen and the result says so; the submenu's items can then be clicked, and a second click on the item
+chooses it. A menu that opens on a click only, and an item with no submenu, are clicked as usual."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult, Controller
+from tests.support.pages import index_of
+from tests.support.server import LocalServer
+
+
+async def _click(session: BrowserSession, name: str) -> ActionResult:
+    index = await index_of(session, name)
+    results = await Controller().run([{"action": "click_element", "index": index}], session)  # type: ignore[list-item]
+    assert len(results) == 1 and results[0].error is None, results
+    return results[0]
+
+
+async def _chosen(session: BrowserSession) -> str:
+    return str(await session.page.locator("#chosen").inner_text())
+
+
+@pytest.fixture
+async def shop(session: BrowserSession, server: LocalServer) -> BrowserSession:
+    await session.navigate(server.url("controller/nav_menu.html"))
+    return session
+
+
+async def test_a_click_on_a_shut_hover_menu_opens_it_and_chooses_nothing(shop: BrowserSession) -> None:
+    result = await _click(shop, "Tools")
+    assert result.extracted_content is not None
+    assert result.extracted_content.startswith("Opened the submenu of element ")
+    assert "(Tools) by pointing at it; nothing chosen" in result.extracted_content
+    assert await shop.page.locator("#tools").is_visible() and await _chosen(shop) == "nothing"
+    await _click(shop, "Shears")  # a submenu inside the submenu opens the same way
+    assert await shop.page.locator("#shears").is_visible() and await _chosen(shop) == "nothing"
+    await _click(shop, "Pruning shears")
+    assert await _chosen(shop) == "Pruning shears"
+
+
+async def test_a_second_click_on_the_opened_item_chooses_it(shop: BrowserSession) -> None:
+    await _click(shop, "Tools")
+    result = await _click(shop, "Tools")
+    assert result.extracted_content is not None and result.extracted_content.startswith("Clicked element")
+    assert await _chosen(shop) == "Tools"
+
+
+async def test_a_menu_that_opens_on_a_click_and_a_plain_item_are_clicked_at_once(
+    shop: BrowserSession,
+) -> None:
+    result = await _click(shop, "Seeds")  # pointing opens nothing: the click does
+    assert result.extracted_content is not None and result.extracted_content.startswith("Clicked element")
+    assert await shop.page.locator("#seeds").is_visible() and await _chosen(shop) == "nothing"
+    await _click(shop, "Contact")
+    assert await _chosen(shop) == "Contact"
