@@ -16,6 +16,7 @@
   let textBudget = o.textTotal || 1500;
   const NAME_CAP = o.nameCap || 60;
   const OPTION_CAP = o.optionCap || 40;
+  const VALUE_TAIL = o.valueTail || 20;
   const ATTRIBUTE_CAP = o.attributeCap || 120;
   // Uncut: texts come back whole, for the caller to redact its secrets in them before it cuts them (a
   // cut here would leave part of a secret that no longer matches). Every decision below is still taken
@@ -59,6 +60,12 @@
     return t.length > cap ? t.slice(0, cap - 1) + "…" : t;
   };
   const clean = UNCUT ? (s) => s.replace(/\s+/g, " ").trim() : cutText;
+  // A field's long value keeps its end too: where typing goes on, and the last word of a text area.
+  const cutValue = (s, cap) => {
+    const t = s.replace(/\s+/g, " ").trim();
+    return t.length > cap ? t.slice(0, cap - VALUE_TAIL - 1) + "…" + t.slice(t.length - VALUE_TAIL) : t;
+  };
+  const cleanValue = UNCUT ? clean : cutValue;
   const rootOf = (el) => el.getRootNode();
   const shadowOf = (el) => el.shadowRoot || (hooks && hooks.shadows && hooks.shadows.get(el)) || null;
 

@@ -104,9 +104,9 @@
     if (el.readOnly && (tag === "input" || tag === "textarea")) st.push("readonly");
     if (tag === "select") {
       const sel = el.selectedOptions && el.selectedOptions[0];
-      if (sel) st.push('value="' + clean(sel.textContent, NAME_CAP) + '"');
+      if (sel) st.push('value="' + cleanValue(sel.textContent, NAME_CAP) + '"');
     } else if ((tag === "input" && !BUTTON_TYPES.has(t) && t !== "checkbox" && t !== "radio") || tag === "textarea") {
-      if (el.value) st.push(t === "password" ? "filled" : 'value="' + clean(el.value, NAME_CAP) + '"');
+      if (el.value) st.push(t === "password" ? "filled" : 'value="' + cleanValue(el.value, NAME_CAP) + '"');
     }
     return st;
   }

@@ -26,7 +26,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
 from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
-from browser_agent.dom.text_limits import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, Recut
+from browser_agent.dom.text_limits import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, VALUE_TAIL, Recut
 from browser_agent.dom.wire import (
     WireElement,
     WireFrameHole,
@@ -134,6 +134,7 @@ async def extract_snapshot(
         "textTotal": opts.text_total,
         "nameCap": NAME_CAP,
         "optionCap": OPTION_CAP,
+        "valueTail": VALUE_TAIL,
         "attributeCap": ATTRIBUTE_CAP,
         "uncut": redact is not None,
     }

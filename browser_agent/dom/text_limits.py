@@ -16,11 +16,12 @@ from dataclasses import dataclass
 
 from browser_agent.dom.wire import WireItem
 
-__all__ = ["ATTRIBUTE_CAP", "ELLIPSIS", "NAME_CAP", "OPTION_CAP", "Recut", "cut"]
+__all__ = ["ATTRIBUTE_CAP", "ELLIPSIS", "NAME_CAP", "OPTION_CAP", "VALUE_TAIL", "Recut", "cut", "cut_value"]
 
 NAME_CAP = 60  # an element's name, its own text, a field's value
 OPTION_CAP = 40  # one option of a select
 ATTRIBUTE_CAP = 120  # a kept attribute (href, title, placeholder...), cut without a mark
+VALUE_TAIL = 20  # a field's value cut to NAME_CAP keeps this many characters of its end
 ELLIPSIS = "…"  # ends a cut text (``extract.js`` writes the same)
 _VALUE_STATE = re.compile(r'value="(.*)"', re.DOTALL)
 _SELECTED = "✓"
@@ -29,6 +30,14 @@ _SELECTED = "✓"
 def cut(text: str, cap: int) -> str:
     """``text`` in at most ``cap`` characters, the last one an ellipsis when it was cut."""
     return text if len(text) <= cap else text[: cap - 1] + ELLIPSIS
+
+
+def cut_value(text: str, cap: int) -> str:
+    """A field's value in at most ``cap`` characters: its beginning, an ellipsis, and its last
+    ``VALUE_TAIL`` characters (where typing goes on; the last word of a text area)."""
+    if len(text) <= cap:
+        return text
+    return text[: cap - VALUE_TAIL - 1] + ELLIPSIS + text[len(text) - VALUE_TAIL :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +79,11 @@ class Recut:
 
     def _state(self, state: str) -> str:
         value = _VALUE_STATE.fullmatch(state)
-        return f'value="{self.text(value.group(1), NAME_CAP)}"' if value else self.redact(state)
+        if value is None:
+            return self.redact(state)
+        raw = value.group(1)
+        shown = self.redact(raw)
+        return f'value="{cut_value(shown, NAME_CAP) if len(raw) > NAME_CAP else shown}"'
 
     def _option(self, option: str) -> str:
         mark = _SELECTED if option.startswith(_SELECTED) else ""

@@ -298,7 +298,14 @@ async def test_a_capture_with_a_redactor_reads_a_page_as_one_without(
     """Uncut, then cut after the redactor, the texts are the same as when the walk cuts them; which texts
     merge and where the text budget ends are the same too."""
     shown = []
-    for page in ("dom/long.html", "dom/text.html", "dom/native.html", "dom/aria.html", "agent/links.html"):
+    for page in (
+        "dom/long.html",
+        "dom/long_values.html",
+        "dom/text.html",
+        "dom/native.html",
+        "dom/aria.html",
+        "agent/links.html",
+    ):
         await session.navigate(server.url(page))
         cut_here = await extract_snapshot(session.page)
         cut_after = await extract_snapshot(session.page, redact=lambda text: text)
