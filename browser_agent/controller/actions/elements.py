@@ -75,7 +75,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         session.context.remove_listener("page", on_page)
     if opened:
         return await _followed_new_tab(index, opened[-1], ctx)
-    note = await _checked_note(index, node, ctx)
+    note = await _checked_note(index, node, ctx) or await _empty_field_note(index, node, ctx)
     return ActionResult(extracted_content=f"Clicked element {index} ({_label(node, ctx)}){note}")
 
 
@@ -96,6 +96,27 @@ async def _checked_note(index: int, node: ElementNode, ctx: ActionContext) -> st
     if checked is None:
         return ""
     return "; it is now checked" if checked else "; it is now unchecked"
+
+
+_TEXT_INPUTS = frozenset({"", "text", "password", "email", "search", "tel", "url", "number"})
+_EMPTY_JS = "(el) => (el.isContentEditable ? el.textContent : (el.value ?? '')).trim() === ''"
+
+
+async def _empty_field_note(index: int, node: ElementNode, ctx: ActionContext) -> str:
+    """Whether the clicked element is a text field still empty: a click only puts the caret there, and a
+    small model clicked the fields of "Enter the password ... into both text fields", then said they were
+    filled. The result says how to fill it."""
+    kind = node.attributes.get("type", "").lower()
+    if not (
+        (node.tag == "input" and kind in _TEXT_INPUTS)
+        or node.tag == "textarea"
+        or node.role in ("textbox", "searchbox")
+    ):
+        return ""
+    empty = False
+    with contextlib.suppress(PlaywrightError, ActionError):  # the click took the field away: say nothing
+        empty = bool(await (await ctx.element(index))[1].evaluate(_EMPTY_JS))
+    return "; the field is empty: input_text types into it" if empty else ""
 
 
 async def _followed_new_tab(index: int, page: Page, ctx: ActionContext) -> ActionResult:
