@@ -108,8 +108,9 @@ class DoneGuard:
             self._asked_for_answer = True
             error = (
                 f"not done yet: the task asks a question and {_quoted(last.extracted_content or '', redact)} "
-                "does not answer it: find the answer (extract_content reads the whole page), then call done "
-                "with the answer as its text (a later done ends the run as it is)."
+                "does not answer it: find the answer (extract_content reads the whole page; go_back first if "
+                "you left the page that has it), then call done with the answer as its text (a later done "
+                "ends the run as it is)."
             )
         else:
             return results
