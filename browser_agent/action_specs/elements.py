@@ -8,9 +8,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from browser_agent.action_specs import checks
 from browser_agent.action_specs.spec import ActionSpec, Input, Script
 
-__all__ = ["CLICK_ELEMENT", "HOVER", "INPUT_TEXT", "SEND_KEYS", "SPECS", "UPLOAD_FILE"]
+__all__ = ["CLICK_ELEMENT", "HOVER", "INPUT_TEXT", "POINTED_AT", "SEND_KEYS", "SPECS", "UPLOAD_FILE"]
 
 _INDEX = "The element's index in the page state."
+# How a click's result begins when it only pointed at a menu item, which opened its submenu
+# (``controller/actions/submenus.py``): a replay does the same, an exported script hovers.
+POINTED_AT = "Opened the submenu of element "
 
 
 class ClickElementParams(BaseModel):

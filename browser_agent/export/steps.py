@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from browser_agent.action_specs.elements import POINTED_AT
 from browser_agent.errors import UserError
 from browser_agent.record import AgentHistory, AgentStep, Fingerprint
 
@@ -67,9 +68,10 @@ def _steps_of(recorded: AgentStep) -> list[ExportStep]:
             continue
         found = recorded.interacted[position] if position < len(recorded.interacted) else None
         said = (result.extracted_content or "") if result is not None else ""
+        pointed = call.name == "click_element" and said.startswith(POINTED_AT)  # the click only hovered
         steps.append(
             ExportStep(
-                action=call.name,
+                action="hover" if pointed else call.name,
                 params=dict(call.params),
                 fingerprint=found,
                 frame=found.frame_path if found is not None else (),

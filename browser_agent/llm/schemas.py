@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 __all__ = [
+    "FREE_TEXT_CAP",
     "NO_ELEMENT",
     "compact_schema",
     "fixed_opening",
@@ -27,6 +28,10 @@ __all__ = [
 ]
 
 NO_ELEMENT = -1  # the index of a left-out action that takes no element (a wait, an extraction)
+# The longest free text a grammar admits where the model names no limit. A 1.5B model that began to copy
+# a text area's value into scroll_to_text's `text` repeated one sentence until the server's context was
+# full (8,000 tokens, five minutes a step, and the server went on after the step was stopped).
+FREE_TEXT_CAP = 1_000
 
 _NOISE = frozenset({"title", "discriminator", "examples"})
 
@@ -140,6 +145,8 @@ def _grammar(output_model: type[BaseModel]) -> dict[str, Any]:
         if out.get("type") == "object" or "properties" in out:
             out["type"] = "object"
             out.setdefault("additionalProperties", False)
+        if out.get("type") == "string" and not {"enum", "maxLength", "pattern", "format"} & out.keys():
+            out["maxLength"] = FREE_TEXT_CAP
         return out
 
     cleaned = _clean(inline_refs(output_model.model_json_schema()), descriptions=False, limits=True)

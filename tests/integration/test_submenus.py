@@ -5,9 +5,14 @@ chooses it. A menu that opens on a click only, and an item with no submenu, are 
 from __future__ import annotations
 
 import pytest
+from langchain_core.messages import BaseMessage
 
+from browser_agent import Agent
+from browser_agent.agent.conversation import page_of_state
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionResult, Controller
+from browser_agent.export import export_history
+from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
@@ -56,3 +61,30 @@ async def test_a_menu_that_opens_on_a_click_and_a_plain_item_are_clicked_at_once
     assert await shop.page.locator("#seeds").is_visible() and await _chosen(shop) == "nothing"
     await _click(shop, "Contact")
     assert await _chosen(shop) == "Contact"
+
+
+async def test_a_run_that_opened_a_submenu_exports_a_hover_and_then_the_click(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """An exported script does what the run did: it points at the item whose submenu the click opened
+    (a click there would choose the item), then clicks the submenu's item."""
+    told: list[int] = []
+
+    def policy(messages: list[BaseMessage]) -> dict[str, object]:
+        page = page_of_state(str(messages[-1].content))
+        told.append(1)
+        brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "choose"}
+        if len(told) == 1:
+            action: dict[str, object] = {"action": "click_element", "index": find_index(page, "a", "Tools")}
+        elif len(told) == 2:
+            action = {"action": "click_element", "index": find_index(page, "a", "Spades")}
+        else:
+            action = {"action": "done", "text": "Spades chosen", "success": True}
+        return {"current_state": brain, "action": [action]}
+
+    await session.navigate(server.url("controller/nav_menu.html"))
+    history = await Agent("Choose Tools > Spades.", ScriptedChatModel(policy=policy), browser=session).run(5)
+    assert await _chosen(session) == "Spades"
+    source = export_history(history).source
+    assert source.count(".hover()") == 1 and source.count(".click()") == 1
+    assert source.index(".hover()") < source.index(".click()")

@@ -14,7 +14,7 @@ from browser_agent.agent.evaluation_pins import FIRST_EVALUATION
 from browser_agent.controller import Controller
 from browser_agent.controller.reply import build_output_model
 from browser_agent.llm import PromptShape, ask_structured
-from browser_agent.llm.schemas import fixed_opening, grammar_schema
+from browser_agent.llm.schemas import FREE_TEXT_CAP, fixed_opening, grammar_schema
 from browser_agent.testing import ScriptedChatModel
 
 OUTPUT = build_output_model(Controller().action_union(), 3)
@@ -82,3 +82,32 @@ async def test_a_server_that_answers_anew_is_read_as_it_came_and_said_to_ignore_
 async def test_without_the_setting_no_opening_is_sent() -> None:
     _, model = await _ask(json.dumps(REPLY), opening=False)
     assert isinstance(model.calls[0].messages[-1], HumanMessage)
+
+
+def test_every_free_text_of_the_grammar_has_a_length_limit() -> None:
+    """A small model that copies a page's text into an action's string can repeat it until the server's
+    context is full: every string the grammar admits is bounded, the model's own limits kept."""
+    grammar = grammar_schema(OUTPUT, (0, 1))
+    strings: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, dict):
+            if node.get("type") == "string":
+                strings.append(node)
+            for value in node.values():
+                walk(value)
+
+    walk(grammar)
+    free = [s for s in strings if "enum" not in s]
+    assert len(free) > 5 and all(isinstance(s.get("maxLength"), int) for s in free)
+    state = grammar["properties"]["current_state"]["properties"]
+    assert state["memory"]["maxLength"] == 600 and state["next_goal"]["maxLength"] == 200
+    scroll = next(
+        b
+        for b in grammar["properties"]["action"]["items"]["anyOf"]
+        if b["properties"]["action"]["enum"] == ["scroll_to_text"]
+    )
+    assert scroll["properties"]["text"]["maxLength"] == FREE_TEXT_CAP

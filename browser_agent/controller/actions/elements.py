@@ -44,8 +44,8 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
     if announces_submenu(node) and await open_submenu_by_pointing((await ctx.element(index))[1]):
         await ctx.session.settle()
         return ActionResult(
-            extracted_content=f"Opened the submenu of element {index} ({_label(node, ctx)}) by pointing at "
-            "it; nothing chosen (a click on it now chooses it)"
+            extracted_content=f"{specs.POINTED_AT}{index} ({_label(node, ctx)}) by pointing at it; "
+            "nothing chosen (a click on it now chooses it)"
         )
     if ctx.model_chose and may_send(node):
         _, handle = await ctx.element(index)
