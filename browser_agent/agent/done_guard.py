@@ -104,10 +104,10 @@ class DoneGuard:
                 f"click element {button.index} first if the task needs it "
                 "(a later done ends the run as it is)."
             )
-        elif self._answerless(task, last.extracted_content or ""):
+        elif self._answerless(task, said_text := last.extracted_content or ""):
             self._asked_for_answer = True
             error = (
-                f"not done yet: the task asks a question and {_quoted(last.extracted_content or '', redact)} "
+                f"not done yet: the task asks a question and {_quoted(said_text, redact)} "
                 "does not answer it: find the answer (extract_content reads the whole page; go_back first if "
                 "you left the page that has it), then call done with the answer as its text (a later done "
                 "ends the run as it is)."

@@ -46,11 +46,11 @@ class Recut:
 
     redact: Callable[[str], str]
 
-    def text(self, raw: str, cap: int) -> str:
-        """``raw`` redacted, then cut to ``cap`` if ``raw`` is longer (a redacted text that only grew
-        past ``cap`` by its placeholders is kept whole)."""
+    def text(self, raw: str, cap: int, cutter: Callable[[str, int], str] = cut) -> str:
+        """``raw`` redacted, then cut to ``cap`` by ``cutter`` if ``raw`` is longer (a redacted text that
+        only grew past ``cap`` by its placeholders is kept whole)."""
         shown = self.redact(raw)
-        return cut(shown, cap) if len(raw) > cap else shown
+        return cutter(shown, cap) if len(raw) > cap else shown
 
     def item(self, item: WireItem) -> WireItem:
         """One item of the walk's JSON with its texts redacted and cut (a new record)."""
@@ -81,9 +81,7 @@ class Recut:
         value = _VALUE_STATE.fullmatch(state)
         if value is None:
             return self.redact(state)
-        raw = value.group(1)
-        shown = self.redact(raw)
-        return f'value="{cut_value(shown, NAME_CAP) if len(raw) > NAME_CAP else shown}"'
+        return f'value="{self.text(value.group(1), NAME_CAP, cut_value)}"'
 
     def _option(self, option: str) -> str:
         mark = _SELECTED if option.startswith(_SELECTED) else ""
