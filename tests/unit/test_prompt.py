@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any
 
 import jsonschema
@@ -29,8 +30,9 @@ def _step(number: int, output: dict | None, results: list[dict], error: str | No
     )
 
 
-# 1,000 until go_to_url took `reload` (issue 44: reopening the open page lost what was typed): 13 more
-FIXED_BUDGET = 1_013
+# 1,000 until go_to_url took `reload` (issue 44: reopening the open page lost what was typed): 13 more;
+# then the worked example (issue 44, eighteenth stretch: read once per run, from the prefix cache): 145 more
+FIXED_BUDGET = 1_158
 tokens = count_tokens
 
 
@@ -57,7 +59,7 @@ def serialized(messages: list[BaseMessage]) -> list[str]:
     return [f"{m.type}:{m.content}" for m in messages]
 
 
-def test_the_fixed_part_of_a_request_is_at_most_1000_tokens() -> None:
+def test_the_fixed_part_of_a_request_stays_within_its_budget() -> None:
     system = str(builder()._system.content)
     tool = {
         "type": "function",
@@ -68,6 +70,19 @@ def test_the_fixed_part_of_a_request_is_at_most_1000_tokens() -> None:
     for name in (a.name for a in Controller().registry.actions(every=True)):
         assert f"- {name}(" in system, f"{name} is described once, in the system prompt"
     assert "description" not in json.dumps(tool["function"]["parameters"]), "no description said twice"
+
+
+def test_the_worked_example_is_a_valid_reply_on_its_own_page() -> None:
+    """The system prompt's example reply validates as a reply (it keeps up with the actions' fields), and
+    acts only on indices of the page it shows."""
+    system = str(builder()._system.content)
+    example = system[system.index("Example:") :]
+    page = example[example.index("\n") + 1 : example.index("gets the reply")]
+    reply = json.loads(example[example.index("gets the reply") :].split("\n", 1)[1].split("\n", 1)[0])
+    parsed = output_model().model_validate(reply)
+    shown = {int(i) for i in re.findall(r"^\[(\d+)\]<", page, flags=re.M)}
+    assert [a["index"] for a in reply["action"]] and {a["index"] for a in reply["action"]} <= shown
+    assert len(parsed.action) == 2 and parsed.current_state.memory
 
 
 def assert_extends(previous: list[str], request: list[str]) -> None:
