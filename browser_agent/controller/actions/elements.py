@@ -146,9 +146,31 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
                 await _type_at_end(handle, text, clear=clear)
             shown = await handle.evaluate(_VALUE_JS)
         appeared = await suggested()
+    if shown == "" and text.strip():
+        await _text_not_kept(index, node, handle, ctx)
     secret = node.attributes.get("type", "").lower() == "password"
     note = _holds_note(shown, secret, ctx) + appeared
     return f"Typed {ctx.quote(text)} into element {index} ({_label(node, ctx)}){note}"
+
+
+async def _text_not_kept(index: int, node: ElementNode, handle: ElementHandle, ctx: ActionContext) -> None:
+    """Typing left the field empty: fail, saying why when the page shows it. A page can turn a field off
+    as it takes the focus (a pop-up that must be answered first) or empty it again; a small model told
+    "the field now holds ''" went on as if the text were in and clicked the form's button.
+
+    Raises:
+        ActionError: always.
+    """
+    disabled = False
+    with contextlib.suppress(PlaywrightError):
+        disabled = bool(await handle.evaluate("(el) => el.disabled === true || el.readOnly === true"))
+    why = (
+        "the page turned the field off as it took the focus: something may need an answer first, such as "
+        "a pop-up (see the page)"
+        if disabled
+        else "the page emptied it again: it may take other text, or something else comes first"
+    )
+    raise ActionError(f"typing into element {index} ({_label(node, ctx)}) left it empty: {why}.")
 
 
 _HOLDS_SHOWN = 80  # characters of a field's value quoted back; a longer one is cut to its start
