@@ -11,7 +11,8 @@ No element handle is made, so Playwright does not load its helper script into th
 What the click sets off (a navigation, a new tab) is waited for by ``BrowserSession.watch_input``.
 
 ``click_checked`` clicks through an element handle: Playwright's re-checks are skipped (``force``) when
-the in-page check passed; when it failed, Playwright's full click runs, with its waits and precise errors.
+the in-page check passed; when it failed, Playwright's full click runs, with its waits and precise errors
+(a disabled element is waited for one second, not the action timeout).
 """
 
 from __future__ import annotations
@@ -63,7 +64,18 @@ async def click_at_point(page: Page, frame: Frame, element_id: str) -> bool:
     return True
 
 
+# How long a click waits for a turned-off element to be turned on: a page that enables its button as the
+# form fills does so at once; one that waits for an answer (a pop-up) does not within the action timeout.
+DISABLED_WAIT_MS = 1_000
+_DISABLED_JS = "(el) => el.disabled === true || el.getAttribute('aria-disabled') === 'true'"
+
+
 async def click_checked(handle: ElementHandle) -> None:
-    """Click ``handle``; Playwright's re-checks are skipped only when the in-page check passed."""
+    """Click ``handle``; Playwright's re-checks are skipped only when the in-page check passed. A turned-off
+    element is waited for ``DISABLED_WAIT_MS`` only, not the whole action timeout (Playwright's error then
+    says it is not enabled)."""
     ready = await handle.evaluate(_CENTRE_JS)
+    if ready is None and await handle.evaluate(_DISABLED_JS):
+        await handle.click(timeout=DISABLED_WAIT_MS)
+        return
     await handle.click(force=ready is not None)
