@@ -214,10 +214,11 @@ async def test_scroll_the_page_a_container_and_to_text(session: BrowserSession, 
     assert missing.error is not None
 
 
-async def test_scroll_to_a_text_copied_from_the_page_view_where_the_view_cut_it(
+async def test_scroll_to_a_text_copied_from_the_page_where_the_view_cut_it_or_the_model_ended_it(
     session: BrowserSession, server: LocalServer
 ) -> None:
-    """The view cuts a long line with an ellipsis; a model that copies the line asks for the cut text."""
+    """The view cuts a long line with an ellipsis; a model that copies the line asks for the cut text, or
+    ends a clause of it with a full stop the page does not have there."""
     await session.navigate(server.url("reading/museum_handbook.html"))
     lamp = session.page.get_by_text("The lighthouse lamp room closes")
     await lamp.scroll_into_view_if_needed()
@@ -230,6 +231,14 @@ async def test_scroll_to_a_text_copied_from_the_page_view_where_the_view_cut_it(
     found = await run1(session, {"action": "scroll_to_text", "text": line})
     assert found.error is None, found.error
     assert await lamp.evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
+    # A clause ended with a full stop where the page goes on with a comma.
+    await session.page.evaluate("scrollTo(0, 0)")
+    clause = "The lighthouse lamp room closes at a quarter to five, half an hour before the galleries."
+    found = await run1(session, {"action": "scroll_to_text", "text": clause})
+    assert found.error is None, found.error
+    assert await lamp.evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
+    other = await run1(session, {"action": "scroll_to_text", "text": "The lamp room closes at noon."})
+    assert other.error is not None and "is not on the page" in other.error
     only_dots = await run1(session, {"action": "scroll_to_text", "text": " … "})
     assert only_dots.error is not None and "not only an ellipsis" in only_dots.error
 

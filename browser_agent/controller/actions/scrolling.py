@@ -78,13 +78,20 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
     wanted = _uncut(text)
     if not wanted:
         raise ActionError("scroll_to_text needs words that are on the page, not only an ellipsis.")
+    # A clause copied from the page and ended with a full stop where the page goes on ("..., Italy."
+    # for "..., Italy (using ...")): looked for again without its closing punctuation.
+    tries = dict.fromkeys([wanted, wanted.rstrip(_CLOSING).rstrip()])
     with map_action_errors(f"scrolling to {ctx.quote(text)}"):
-        for frame in ctx.page.frames:
-            found = frame.get_by_text(wanted)
-            if await found.count():
-                await found.first.scroll_into_view_if_needed()
-                return f"Scrolled to {ctx.quote(text)}"
+        for words in filter(None, tries):
+            for frame in ctx.page.frames:
+                found = frame.get_by_text(words)
+                if await found.count():
+                    await found.first.scroll_into_view_if_needed()
+                    return f"Scrolled to {ctx.quote(text)}"
     raise ActionError(f"The text {ctx.quote(text)} is not on the page; scroll or check the spelling.")
+
+
+_CLOSING = ".,;:!?\"'”’)]"
 
 
 def _uncut(text: str) -> str:
