@@ -14,6 +14,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from browser_agent import Controller
 from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.evaluation_pins import FIRST_EVALUATION
 from browser_agent.agent.loops import NO_ELEMENT
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.controller.reply import build_output_model, tool_parameters
@@ -84,6 +85,8 @@ def test_the_worked_example_is_a_valid_reply_on_its_own_page() -> None:
     shown = {int(i) for i in re.findall(r"^\[(\d+)\]<", page, flags=re.M)}
     assert [a["index"] for a in reply["action"]] and {a["index"] for a in reply["action"]} <= shown
     assert len(parsed.action) == 2 and parsed.current_state.memory
+    # the first step's evaluation is the one the grammar writes (agent/evaluation_pins.py)
+    assert reply["current_state"]["evaluation_previous_goal"] == FIRST_EVALUATION[0][1]
 
 
 def assert_extends(previous: list[str], request: list[str]) -> None:
