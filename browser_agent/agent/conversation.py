@@ -10,7 +10,8 @@ Anthropic, llama.cpp, vLLM) then skip re-reading all but the new tail. When a re
 ``max_input_tokens``, the oldest memos go (never the newest), in one cut that leaves room for many more
 steps (the prefix then stays stable again), then the page view's tail (a line says how many of its
 elements are left), then the newest memo's tail; the task always stays. The budget is the smaller of
-``max_input_tokens`` and what the model's context holds (``set_budget``, ``agent/budget.py``). Every
+``max_input_tokens`` and what the model's context holds (``set_budget``, ``agent/budget.py``); in a
+context too small for them, the system prompt's worked examples are left out from the start. Every
 text is redacted.
 
 The model's own ``memory`` is kept (the planner reads the latest) but not shown back to the model: it is
@@ -44,6 +45,7 @@ PAGE_OPEN, PAGE_CLOSE = "<page>", "</page>"
 CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_000
 TRIM_SLACK_PART = 4  # a cut frees a quarter of the budget beyond what is over
+EXAMPLES_SHARE = 0.5  # the most of the request budget a system prompt with its worked examples may take
 TRUNCATION_NOTE = "\n... (page text cut to fit the token budget)"
 MEMO_CUT_NOTE = " ... (cut to fit the model's context)"
 _ELEMENT_LINE = re.compile(r"^\s*\[\d+\]<")
@@ -102,19 +104,25 @@ class Conversation:
         self.task = task
         self._secrets = secrets if secrets is not None else Secrets()  # the run's own: it may grow
         self._budget = max_input_tokens
-        system = load_prompt("system.md").replace("{max_actions}", str(max_actions))
-        system = system.replace("{actions}", actions)
-        if extend_system_message:
-            system += "\n" + extend_system_message
-        if self._secrets:
-            system += f"\nSecrets you may type (as placeholders): {self._secrets.describe()}."
-        self._system = SystemMessage(content=self._secrets.redact(system))
+        self._system_parts = (max_actions, actions, extend_system_message)
+        self._system = self._system_message(examples=True)
         self.memos: list[StepMemo] = []
         self.dropped = 0  # oldest memos left out of every request from now on
         self.memory = ""
         self.last_state_text = ""
         self.last_screenshot: str | None = None
         self._warned = False
+
+    def _system_message(self, *, examples: bool) -> SystemMessage:
+        max_actions, actions, extend_system_message = self._system_parts
+        system = load_prompt("system.md").replace("{max_actions}", str(max_actions))
+        shown = load_prompt("examples.md") + "\n" if examples else ""  # a blank line before the actions
+        system = system.replace("{examples}\n", shown).replace("{actions}", actions)
+        if extend_system_message:
+            system += "\n" + extend_system_message
+        if self._secrets:
+            system += f"\nSecrets you may type (as placeholders): {self._secrets.describe()}."
+        return SystemMessage(content=self._secrets.redact(system))
 
     def redact(self, text: str) -> str:
         return self._secrets.redact(text)
@@ -166,8 +174,12 @@ class Conversation:
 
     def set_budget(self, tokens: int) -> None:
         """Keep every request under ``tokens`` (estimated) from now on: the model's context, when smaller
-        than ``max_input_tokens`` (``agent/budget.py``)."""
+        than ``max_input_tokens`` (``agent/budget.py``). Called before the first request: when the system
+        prompt would take more than ``EXAMPLES_SHARE`` of so small a budget, its worked examples are left
+        out, for the page and the results to fit."""
         self._budget = tokens
+        if estimate_tokens([self._system]) > tokens * EXAMPLES_SHARE:
+            self._system = self._system_message(examples=False)
 
     @property
     def budget(self) -> int:

@@ -89,6 +89,18 @@ def test_the_worked_example_is_a_valid_reply_on_its_own_page() -> None:
     assert reply["current_state"]["evaluation_previous_goal"] == FIRST_EVALUATION[0][1]
 
 
+def test_a_small_context_leaves_the_worked_examples_out() -> None:
+    """A model whose context holds little (a budget of 1,032 estimated tokens: a 2,400-token context) gets
+    the system prompt without its examples, for the page and the results to fit; a larger one keeps them."""
+    roomy, small = builder(), builder()
+    roomy.set_budget(5_376)  # an 8,192-token context
+    small.set_budget(1_032)
+    kept, lean = str(roomy._system.content), str(small._system.content)
+    assert "Example:" in kept and "Example:" not in lean
+    assert "{examples}" not in kept + lean and "\n\n\n" not in lean
+    assert tokens(lean) < tokens(kept) - 150
+
+
 def assert_extends(previous: list[str], request: list[str]) -> None:
     """Everything of ``previous`` but its state message opens ``request`` (memos only grow at the end)."""
     assert "".join(request).startswith("".join(previous[:-1])), "an earlier part of the request changed"
