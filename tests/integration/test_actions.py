@@ -8,17 +8,12 @@ import pytest
 from playwright.async_api import Browser
 
 from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.controller import ActionResult, Controller, ControllerSettings
+from browser_agent.controller import Controller, ControllerSettings
 from browser_agent.dom import render
 from browser_agent.testing import ScriptedChatModel
+from tests.support.actions import run1
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
-
-
-async def run1(session: BrowserSession, action: dict[str, object], **kwargs: object) -> ActionResult:
-    results = await Controller().run([action], session, **kwargs)  # type: ignore[arg-type]
-    assert len(results) == 1
-    return results[0]
 
 
 async def text_of(session: BrowserSession, selector: str) -> str:

@@ -10,21 +10,15 @@ from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentSettings, BrowserSession
 from browser_agent.agent.budget import REPLY_RESERVE
-from browser_agent.controller import ActionResult, Controller
 from browser_agent.dom import render
 from browser_agent.testing import ScriptedChatModel
+from tests.support.actions import run1
 from tests.support.server import LocalServer
 from tests.support.tokens import count_tokens
 
 LWN = "reading/lwn.html"  # LWN's weekly edition of 2015-03-26, from the real-page corpus: 32,000 characters
 QUESTION = "In what year was Arduino LLC incorporated?"
 ANSWER_SENTENCE = "Arduino LLC was incorporated in 2008"
-
-
-async def run1(session: BrowserSession, action: dict[str, object], **kwargs: Any) -> ActionResult:
-    results = await Controller().run([action], session, **kwargs)
-    assert len(results) == 1
-    return results[0]
 
 
 def _tokens(messages: list[BaseMessage]) -> int:

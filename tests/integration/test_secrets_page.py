@@ -13,19 +13,18 @@ import base64
 import html
 import io
 import json
-from typing import Any
 from urllib.parse import quote, quote_plus, urlsplit
 
 from PIL import Image, ImageStat
 from playwright.async_api import Frame, Page, Request
 
-from browser_agent import Agent, AgentSettings, BrowserSession, Controller
+from browser_agent import Agent, AgentSettings, BrowserSession
 from browser_agent.browser.marks import OVERLAY_ID
 from browser_agent.browser.mask_boxes import shown_secrets
 from browser_agent.browser.mask_frames import frames_of, measure, read
 from browser_agent.browser.masking import masked_screenshot
-from browser_agent.controller import ActionResult
 from browser_agent.testing import ScriptedChatModel
+from tests.support.actions import run1
 from tests.support.fence_sites import DisallowedSite
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
@@ -197,12 +196,6 @@ async def test_where_a_secret_shows_is_found_from_the_frame_s_texts_and_fields(
     other = await page.evaluate("document.getElementById('other').getBoundingClientRect().y")
     assert not [b for b in found if abs(b[1] - other) < 4]
     assert len(found) == 8  # one line each: the hidden paragraph has no box
-
-
-async def run1(session: BrowserSession, action: dict[str, Any], **kwargs: Any) -> ActionResult:
-    results = await Controller().run([action], session, **kwargs)
-    assert len(results) == 1
-    return results[0]
 
 
 def requests_of(session: BrowserSession) -> list[str]:

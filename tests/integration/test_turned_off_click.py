@@ -10,17 +10,12 @@ import pytest
 from playwright.async_api import Browser
 
 from browser_agent.browser import BrowserConfig, BrowserSession
-from browser_agent.controller import ActionResult, Controller
+from tests.support.actions import run1
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
 # Far above the short wait, so that failing at once and waiting the timeout stand apart on a busy machine.
 ACTION_TIMEOUT_MS = 12_000
-
-
-async def _one(session: BrowserSession, action: dict[str, object]) -> ActionResult:
-    (result,) = await Controller().run([action], session)  # type: ignore[list-item]
-    return result
 
 
 @pytest.mark.parametrize("name", ["Subscribe", "Archive"])
@@ -32,7 +27,7 @@ async def test_a_click_on_a_turned_off_element_fails_soon_and_says_so(
         await session.navigate(server.url("controller/turned_off.html"))
         index = await index_of(session, name)
         start = time.monotonic()
-        result = await _one(session, {"action": "click_element", "index": index})
+        result = await run1(session, {"action": "click_element", "index": index})
         assert time.monotonic() - start < ACTION_TIMEOUT_MS / 2000, "it must not wait the whole timeout"
         assert result.error is not None and "is disabled: the page turned it off" in result.error
         assert await session.page.text_content("#said") == ""
@@ -44,6 +39,6 @@ async def test_an_element_turned_on_within_the_wait_is_clicked(
     await session.navigate(server.url("controller/turned_off.html"))
     send = await index_of(session, "Send now")
     await session.page.click("#confirm")  # turns Send now on 300 ms later
-    result = await _one(session, {"action": "click_element", "index": send})
+    result = await run1(session, {"action": "click_element", "index": send})
     assert result.error is None, result.error
     assert await session.page.text_content("#said") == "Sent"
