@@ -36,7 +36,8 @@ _RUN_WORDS = """
     current state content data available provide provided show shown showing shows visible display
     displayed load loaded reload read user need needed needs required requested asked ask given see seen
     perform performed attempt attempted try tried click clicked link links button element elements go
-    went able unable possible impossible could not determine determined locate located"""
+    went able unable possible impossible could not determine determined locate located match matches
+    matched matching correctly relevant"""
 _RUN_TALK = frozenset(_RUN_WORDS.split())
 
 

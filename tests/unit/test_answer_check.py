@@ -20,6 +20,8 @@ QUESTION = "Answer from this page: In what year was Arduino LLC incorporated?"
         "The page is still the same, so no new information was found.",
         "Arduino LLC was incorporated.",  # the question's words only
         "No answer found.",
+        "The page content matches the task.",
+        "The relevant information was found correctly.",
         "",
     ],
 )
