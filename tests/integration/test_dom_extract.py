@@ -172,7 +172,7 @@ async def test_offscreen_summarized(session: BrowserSession, server: LocalServer
     assert text.startswith("... ") and "pages above, 1 more interactive elements" in text
 
 
-async def test_a_sentence_reads_as_one_line_with_its_end(session: BrowserSession, server: LocalServer) -> None:
+async def test_a_sentence_reads_as_one_line_whole(session: BrowserSession, server: LocalServer) -> None:
     """A sentence of 140 characters with a bold phrase inside is one line, whole: cut at 80 characters, it
     split after the phrase and the rest read as another text (issue 44)."""
     snap = await load(session, server.url("dom/sentence.html"))
