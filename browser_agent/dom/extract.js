@@ -12,7 +12,7 @@
   const topH = o.viewportHeight || innerHeight;
   const clip = o.clip || { x: 0, y: 0, width: topW, height: topH };
   const margin = o.margin || 0;
-  const TEXT_CAP = o.textCap || 80;
+  const TEXT_CAP = o.textCap || 160;
   let textBudget = o.textTotal || 1500;
   const NAME_CAP = o.nameCap || 60;
   const OPTION_CAP = o.optionCap || 40;

@@ -50,7 +50,7 @@ class ExtractOptions:
     """
 
     margin_px: int = 0
-    text_cap: int = 80
+    text_cap: int = 160
     text_total: int = 1500
 
 

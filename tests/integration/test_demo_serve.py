@@ -117,7 +117,9 @@ async def test_a_run_recorded_on_a_served_shop_names_it_and_places_the_order(tmp
     ]
     # the answer is the shop's words, whole: what an exported test checks the page for
     assert re.fullmatch(
-        r"Order #\d+ confirmed: 2 × Blue ceramic mug, Express shipping\.", history.final_result() or ""
+        r"Order #\d+ confirmed: 2 × Blue ceramic mug, Express shipping, "
+        r"confirmation sent to ada@example\.com\.",
+        history.final_result() or "",
     )
 
 

@@ -172,11 +172,24 @@ async def test_offscreen_summarized(session: BrowserSession, server: LocalServer
     assert text.startswith("... ") and "pages above, 1 more interactive elements" in text
 
 
+async def test_a_sentence_reads_as_one_line_whole(session: BrowserSession, server: LocalServer) -> None:
+    """A sentence of 140 characters with a bold phrase inside is one line, whole: cut at 80 characters, it
+    split after the phrase and the rest read as another text (issue 44)."""
+    snap = await load(session, server.url("dom/sentence.html"))
+    lines = render(snap).splitlines()
+    assert (
+        "Your parcel from the Lisbon depot leaves on Thursday; bring the receipt printed on the back of this"
+        " letter to the counter." in lines
+    )
+    assert any(line.endswith("on weekdays.") for line in lines)
+    assert not any("…" in line for line in lines)
+
+
 async def test_text_is_capped(session: BrowserSession, server: LocalServer) -> None:
     snap = await load(session, server.url("dom/text.html"))
     text = render(snap)
     assert len(text) < 2_500
-    assert all(len(line) <= 100 for line in text.splitlines())
+    assert all(len(line) <= 180 for line in text.splitlines())  # 160 characters a run, and its indent
     assert "lorem ipsum" in text
 
 
