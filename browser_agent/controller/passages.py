@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-__all__ = ["Passage", "Ranking", "best_passages", "split_passages", "words"]
+__all__ = ["Passage", "Ranking", "best_passages", "closest_passage", "split_passages", "words"]
 
 CHARS_PER_TOKEN = 4
 _K1, _B = 1.2, 0.75
@@ -26,6 +26,7 @@ _MAX_PASSAGE_CHARS = 350  # a longer paragraph is cut at sentence ends into piec
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _PROSE_CHARS = 100  # a passage this long is a sentence or more, not a link or a label
+_CLOSE_SHARE = 0.5  # the least share of a text's words a passage must hold to be "closest" to it
 _SUFFIXES = ("ing", "ed", "e")
 _HEADING = re.compile(r"^#{1,6} ")
 # A markdown link's address (one level of parentheses inside, as in Wikipedia's): the words stay, the
@@ -177,3 +178,18 @@ def _prose(passages: list[Passage]) -> list[int]:
     """The positions of the passages long enough to be prose, in page order (all, when none is)."""
     long = [i for i, p in enumerate(passages) if len(p.text) >= _PROSE_CHARS]
     return long or list(range(len(passages)))
+
+
+def closest_passage(text: str, page: str) -> Passage | None:
+    """The passage of ``page`` that holds the largest share of ``text``'s words (at least half of them,
+    and two), the shorter one first on a tie; None when none does. What a model that wrote a sentence
+    from memory ("Edward Lorenz died in 2008.") was looking for, in the page's own words."""
+    wanted = {w for w in words(text) if w not in _FUNCTION_WORDS}
+    if len(wanted) < 2:
+        return None
+    best: tuple[float, int, Passage] | None = None
+    for passage in split_passages(page):
+        share = len(wanted & set(words(passage.text))) / len(wanted)
+        if share >= _CLOSE_SHARE and (best is None or (share, -len(passage.text)) > best[:2]):
+            best = (share, -len(passage.text), passage)
+    return best[2] if best else None

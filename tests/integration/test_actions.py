@@ -322,3 +322,20 @@ async def test_a_click_taken_by_a_pop_up_names_what_covers_the_element(
         typed = await run1(session, {"action": "input_text", "index": user, "text": "ada"})
         assert typed.error is not None and f"typing into element {user} timed out" in typed.error
         assert "is disabled" in typed.error and "ada" not in typed.error
+
+
+async def test_a_text_written_from_memory_is_answered_with_the_passage_closest_to_it(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A small model wrote the sentence it expected ("Edward Lorenz died in 2008.") and looked for it step
+    after step; the failure now quotes the page's own passage holding most of its words."""
+    await session.navigate(server.url("reading/museum_handbook.html"))
+    sentence = "The lighthouse has 212 steps to climb."
+    made_up = await run1(session, {"action": "scroll_to_text", "text": sentence})
+    assert made_up.error is not None and "is not on the page word for word" in made_up.error
+    assert (
+        "closest to it: 'The lighthouse: The restored lighthouse beside the museum is part of the visit and "
+        "can be climbed by its 212 steps.'" in made_up.error
+    ), made_up.error
+    unrelated = await run1(session, {"action": "scroll_to_text", "text": "Parking fees rise in winter"})
+    assert unrelated.error is not None and unrelated.error.endswith("scroll or check the spelling.")

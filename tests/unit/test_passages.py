@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from browser_agent.controller.passages import CHARS_PER_TOKEN, best_passages, split_passages, words
+from browser_agent.controller.passages import (
+    CHARS_PER_TOKEN,
+    best_passages,
+    closest_passage,
+    split_passages,
+    words,
+)
 
 NAVIGATION = "\n".join(
     f"[{name}](http://127.0.0.1:1/{name})" for name in ("Home", "News", "Sport", "Weather")
@@ -82,3 +88,18 @@ def test_a_page_within_the_budget_is_kept_whole_in_order() -> None:
 def test_an_empty_page_keeps_nothing() -> None:
     ranking = best_passages("anything", "", budget_tokens=100)
     assert ranking.kept == () and ranking.total == 0 and ranking.text() == ""
+
+
+def test_the_closest_passage_holds_most_of_a_texts_words() -> None:
+    page = "\n".join(
+        [
+            "# Edward Lorenz",
+            "Lorenz, who died in 2008 at the age of 90, taught at MIT for decades.",
+            "The Lorenz Center at MIT studies climate.",
+            "Chaos theory grew from his weather models.",
+        ]
+    )
+    closest = closest_passage("Edward Lorenz died in 2008.", page)
+    assert closest is not None and "died in 2008" in closest.text
+    assert closest_passage("Parking fees rise in winter.", page) is None
+    assert closest_passage("Lorenz", page) is None  # one word is a search, not a sentence to place

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Literal
 
 from browser_agent.action_specs import scrolling as specs
+from browser_agent.browser.page_markdown import page_markdown
 from browser_agent.browser.playwright_errors import map_action_errors
 from browser_agent.controller.context import ActionContext
+from browser_agent.controller.passages import closest_passage
 from browser_agent.controller.registry import Registry
-from browser_agent.dom.text_limits import ELLIPSIS
+from browser_agent.dom.text_limits import ELLIPSIS, cut
 from browser_agent.errors import ActionError
 
 __all__ = ["register", "scroll", "scroll_to_text"]
@@ -88,10 +90,22 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
                 if await found.count():
                     await found.first.scroll_into_view_if_needed()
                     return f"Scrolled to {ctx.quote(text)}"
+    closest = closest_passage(wanted, ctx.redact(await page_markdown(ctx.page)))
+    if closest is not None:
+        # A model that wrote the sentence from memory looked for it, not found, step after step; the
+        # page's own words for it end that.
+        heading, _, block = closest.text.rpartition("\n")  # a heading goes with the block after it
+        said = f"{heading.lstrip('# ')}: {block}" if heading else block
+        passage = ctx.quote(cut(" ".join(said.split()), _PASSAGE_CHARS))
+        raise ActionError(
+            f"The text {ctx.quote(text)} is not on the page word for word; the page's passage closest to "
+            f"it: {passage}"
+        )
     raise ActionError(f"The text {ctx.quote(text)} is not on the page; scroll or check the spelling.")
 
 
 _CLOSING = ".,;:!?\"'”’)]"
+_PASSAGE_CHARS = 300  # the closest passage said in a failure, at most
 
 
 def _uncut(text: str) -> str:
