@@ -21,9 +21,11 @@ __all__ = ["MAX_REPEATS", "NO_ELEMENT", "LoopWatch", "loop_error", "page_key", "
 
 MAX_REPEATS = 3
 # The actions on no element that a second call cannot make do more on a page the first left as it was.
-# Not a scroll (the other way may move), keys, a URL, a tab, a text to find, or a user's own action
-# (saving one item after another on the same list page): their parameters change what they do.
-_SPENT_WITHOUT_ELEMENT = frozenset({"extract_content", "wait", "go_back"})
+# Not a scroll (the other way may move), keys, a URL, a tab, or a user's own action (saving one item
+# after another on the same list page): their parameters change what they do. A text to find is one:
+# one that was found moved the page (or was in view already), one that was not leaves it as it was, and
+# a small model then looked for the same sentence, or its next variant, until the run failed.
+_SPENT_WITHOUT_ELEMENT = frozenset({"extract_content", "wait", "go_back", "scroll_to_text"})
 _DIGITS = re.compile(r"\d+")
 
 
