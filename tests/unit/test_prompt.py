@@ -311,9 +311,10 @@ def test_anthropic_requests_mark_the_stable_beginning_for_its_cache() -> None:
     assert with_cache_points(other, messages) == messages
 
 
-def test_only_a_wait_an_extraction_or_go_back_is_spent_without_an_element() -> None:
-    """A second call of these cannot do more on a page the first left as it was; a scroll the other way,
-    other keys, another URL or a user's own action (saving one item after another) can."""
+def test_only_a_wait_an_extraction_go_back_or_a_text_to_find_is_spent_without_an_element() -> None:
+    """A second call of these cannot do more on a page the first left as it was (a text to find that left
+    it so was not found, or was in view already); a scroll the other way, other keys, another URL or a
+    user's own action (saving one item after another) can."""
     from browser_agent.agent.loops import LoopWatch
     from browser_agent.record import ActionCall
 
@@ -327,6 +328,7 @@ def test_only_a_wait_an_extraction_or_go_back_is_spent_without_an_element() -> N
         ActionCall(name="go_to_url", params={"url": "http://127.0.0.1:1/"}),
         ActionCall(name="save_item", params={"name": "Red mug"}),
         ActionCall(name="click_element", params={"index": 3}),
+        ActionCall(name="scroll_to_text", params={"text": "Edward Lorenz died in 2008."}),
     ]
     for step, call in enumerate(calls, start=1):
         watch.check(step, "page", [call])
@@ -334,5 +336,6 @@ def test_only_a_wait_an_extraction_or_go_back_is_spent_without_an_element() -> N
         ("click_element", 3),
         ("extract_content", NO_ELEMENT),
         ("go_back", NO_ELEMENT),
+        ("scroll_to_text", NO_ELEMENT),
         ("wait", NO_ELEMENT),
     )
