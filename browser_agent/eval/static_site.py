@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -14,9 +15,28 @@ from browser_agent.errors import UserError
 __all__ = ["StaticSite"]
 
 
+_TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
+
+
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # the evaluation's output is its progress
         return
+
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        """The file's type, with ``charset=utf-8`` for a text file whose bytes are UTF-8.
+
+        MiniWoB++'s pages and some saved real pages declare no charset; served without one, Chromium
+        read them as windows-1252, and the agent saw "ãƒ˜ãƒ«ãƒ—" where the page says "ヘルプ" (and
+        "â€™" for every curly quote of a saved article).
+        """
+        kind = super().guess_type(path)
+        if not kind.startswith(_TEXT_TYPES) or "charset" in kind:
+            return kind
+        try:
+            Path(path).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return kind
+        return f"{kind}; charset=utf-8"
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")  # every episode loads the page as it is now
