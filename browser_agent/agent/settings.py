@@ -86,7 +86,10 @@ class AgentSettings(BaseModel):
         "in the browser's configuration; given both, the narrower applies, and two fences neither within "
         "the other are an error).",
     )
-    allowed_files: tuple[Path, ...] = ()
+    allowed_files: tuple[Path, ...] = Field(
+        default=(),
+        description="Files (or folders of them) upload_file may choose; with none, it is not offered.",
+    )
     retry_attempts: int = Field(
         default=4, ge=1, description="Calls per request when the provider fails transiently."
     )

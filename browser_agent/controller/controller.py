@@ -100,6 +100,16 @@ class Controller:
         twin.registry = self.registry.without(["search_web"])
         return twin
 
+    def without_uploads(self) -> Controller:
+        """This controller, or a copy without ``upload_file``: for a run that allows no file, where the
+        action could only ever be refused (a small model sent it four times in a row on a page with no
+        file input at all)."""
+        if "upload_file" not in self.registry:
+            return self
+        twin = copy.copy(self)
+        twin.registry = self.registry.without(["upload_file"])
+        return twin
+
     def describe_actions(self) -> str:
         """One line per action, every one of them (a domain-limited one says where), for the system
         prompt: the same whatever the page, so the prompt's beginning never changes within a run."""

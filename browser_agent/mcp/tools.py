@@ -105,12 +105,13 @@ class BrowserTools:
     def __init__(self, controller: Controller, config: McpServerConfig) -> None:
         if PAGE_STATE in controller.registry:
             raise UserError(f"An action is named {PAGE_STATE!r}, the name of the page view tool; rename it.")
-        self.controller = controller
+        # a server that allows no file offers no upload: the tool could only ever be refused
+        self.controller = controller if config.allowed_files else controller.without_uploads()
         self.config = config
         # validated once (a bad secret is a UserError here), and redacted from all the process writes
         self.secrets = artifacts.remember(config.secrets)
         self._actions = {
-            a.name: a for a in controller.registry.actions(every=True) if a.name not in NOT_OFFERED
+            a.name: a for a in self.controller.registry.actions(every=True) if a.name not in NOT_OFFERED
         }
         page_state = ToolSpec(
             PAGE_STATE, self._page_state_description(), _input_schema(PageStateParams), True

@@ -61,8 +61,12 @@ async def test_click_counts_and_a_file_input_is_refused(form: BrowserSession) ->
     result = await run1(form, {"action": "click_element", "index": await index_of(form, "Count")})
     assert result.error is None and result.element is not None and result.element.tag == "button"
     assert await text_of(form, "#counter") == "Clicked 1"
-    refused = await run1(form, {"action": "click_element", "index": await index_of(form, "file")})
-    assert refused.error is not None and "upload_file" in refused.error
+    file_input = {"action": "click_element", "index": await index_of(form, "file")}
+    refused = await run1(form, file_input, allowed_files=[Path(__file__).parent])
+    assert refused.error is not None and "use upload_file" in refused.error
+    refused = await run1(form, file_input)  # a run that allows no file is not sent to an action it lacks
+    assert refused.error is not None and "allows no file to be uploaded" in refused.error
+    assert "upload_file" not in refused.error
 
 
 async def test_a_click_that_opens_a_tab_switches_to_it(form: BrowserSession) -> None:

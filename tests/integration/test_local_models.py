@@ -408,7 +408,7 @@ async def test_the_evaluation_is_pinned_to_what_the_last_actions_did(
             "current_state": brain("open"),
             "action": [{"action": "go_to_url", "url": server.url("basic.html")}],
         },
-        {"current_state": brain("switch"), "action": [{"action": "switch_tab", "tab_id": 7}]},
+        {"current_state": brain("close"), "action": [{"action": "close_tab", "tab_id": 7}]},
         "not JSON at all",
         {"current_state": brain("report"), "action": [{"action": "done", "text": "ok", "success": True}]},
     ]

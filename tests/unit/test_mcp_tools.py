@@ -27,7 +27,10 @@ def test_every_action_but_done_is_a_tool_after_page_state() -> None:
     names = [s.name for s in specs]
     assert names[0] == "page_state" and specs[0].read_only
     assert "done" not in names
-    assert names[1:] == [a.name for a in Controller().registry.actions(every=True) if a.name != "done"]
+    every = [a.name for a in Controller().registry.actions(every=True) if a.name != "done"]
+    assert names[1:] == [n for n in every if n != "upload_file"], "no file is allowed: no upload is offered"
+    allowing = [s.name for s in _tools(allowed_files=(Path(__file__).parent,)).specs()]
+    assert allowing[1:] == every
 
 
 def test_input_schemas_are_the_action_parameters_without_titles() -> None:

@@ -34,7 +34,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
     """Click an element."""
     node = await ctx.node(index)
     if _is_file_input(node):
-        raise ActionError(f"element {index} is a file input; use upload_file with its index and a file path.")
+        raise ActionError(f"element {index} is a file input; {_how_to_upload(ctx)}")
     if node.tag == "select" and not node.select_id:  # a click opens nothing a model can see or use
         options = ", ".join(ctx.quote(text) for text in node.options[:8])
         raise ActionError(
@@ -133,7 +133,7 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     """Type text into an input, text area or editable element."""
     node, handle = await ctx.element(index)
     if _is_file_input(node):
-        raise ActionError(f"element {index} is a file input; use upload_file to choose a file.")
+        raise ActionError(f"element {index} is a file input; {_how_to_upload(ctx)}")
     await check_typeable(index, node, handle, await ctx.current_snapshot(), ctx.redact)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:
@@ -246,6 +246,14 @@ async def upload_file(index: int, path: str, ctx: ActionContext) -> str:
             await (await chooser.value).set_files(target)
     await ctx.session.settle()
     return f"Uploaded {target.name} to element {index}"
+
+
+def _how_to_upload(ctx: ActionContext) -> str:
+    """What a click or typing into a file input should have been: ``upload_file``, unless the run allows
+    no file (the action is then not offered)."""
+    if ctx.allowed_files:
+        return "use upload_file with its index and one of the allowed files."
+    return "this run allows no file to be uploaded (the agent was given no allowed_files)."
 
 
 def _label(node: ElementNode, ctx: ActionContext) -> str:
