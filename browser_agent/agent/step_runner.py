@@ -32,6 +32,7 @@ from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.controller.actions.refusals import misfit_actions
+from browser_agent.controller.actions.submenus import opened_by_pointing
 from browser_agent.controller.reply import AgentOutput, build_output_model, tool_parameters
 from browser_agent.errors import (
     ActionError,
@@ -102,6 +103,7 @@ class StepRunner:
         self.method: Method = deps.settings.tool_calling_method
         self._loops = LoopWatch()
         self._done_guard = DoneGuard()
+        self._opened: tuple[tuple[str, int], ...] = ()  # items whose submenu the last step opened by pointing
         self._warnings: list[str] = []
         self._answered = False  # the model has given a valid reply in this run
         self._opening = deps.opening
@@ -186,14 +188,16 @@ class StepRunner:
                 results = await self._act(reply.parsed.action)
                 task, redact = self.deps.messages.task, self.deps.secrets.redact
                 self._record_results(step, self._done_guard.check(task, state.snapshot, results, redact))
+                self._opened = tuple(("click_element", index) for index in opened_by_pointing(results))
         return self._finish(step)
 
     def _left_out(self, page: str, state: BrowserState) -> tuple[tuple[str, int], ...]:
         """The ``(action, index)`` pairs the grammar leaves out: actions already sent on this same page,
         typing into what takes no text, switching tabs with one tab open, and ``done`` right after one
-        was held back."""
+        was held back, or on the menu item whose submenu the last step opened (once)."""
         misfits = misfit_actions(state.snapshot) + _unusable(state, self.deps.settings.allowed_files)
-        return self._loops.spent(page) + misfits + self._done_guard.left_out()
+        opened, self._opened = self._opened, ()
+        return self._loops.spent(page) + misfits + self._done_guard.left_out() + opened
 
     async def _passages(self, state: BrowserState) -> tuple[str, ...]:
         """The long page's passages that match the task, redacted; none when the page cannot be read."""

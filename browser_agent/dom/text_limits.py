@@ -16,7 +16,17 @@ from dataclasses import dataclass
 
 from browser_agent.dom.wire import WireItem
 
-__all__ = ["ATTRIBUTE_CAP", "ELLIPSIS", "NAME_CAP", "OPTION_CAP", "VALUE_TAIL", "Recut", "cut", "cut_value"]
+__all__ = [
+    "ATTRIBUTE_CAP",
+    "ELLIPSIS",
+    "NAME_CAP",
+    "OPTION_CAP",
+    "VALUE_TAIL",
+    "Recut",
+    "cut",
+    "cut_value",
+    "unmarked",
+]
 
 NAME_CAP = 60  # an element's name, its own text, a field's value
 OPTION_CAP = 40  # one option of a select
@@ -25,6 +35,15 @@ VALUE_TAIL = 20  # a field's value cut to NAME_CAP keeps this many characters of
 ELLIPSIS = "…"  # ends a cut text (``extract.js`` writes the same)
 _VALUE_STATE = re.compile(r'value="(.*)"', re.DOTALL)
 _SELECTED = "✓"
+
+
+def unmarked(text: str) -> str:
+    """A text the model copied from the view, without the view's own marks: the ``✓`` before the
+    chosen option of a list, the ``…`` that ends a cut text. The 1.5B model sent "✓Heard Island and
+    McDonald Islands" to choose in a list, three times, and no option reads that."""
+    text = text.strip()
+    text = text.removeprefix(_SELECTED).lstrip()
+    return text.removesuffix(ELLIPSIS).rstrip()
 
 
 def cut(text: str, cap: int) -> str:

@@ -103,7 +103,11 @@ async def test_send_keys_presses_keys(form: BrowserSession) -> None:
     assert result.error is None
     assert await text_of(form, "#lastkey") == "Escape"
     bad = await run1(form, {"action": "send_keys", "keys": "NoSuchKey"})
-    assert bad.error is not None and "NoSuchKey" in bad.error
+    assert bad.error is not None and "'NoSuchKey' is no key" in bad.error and "input_text" in bad.error
+    # a text sent to be typed: said at its first word, with what was pressed before it
+    typed = await run1(form, {"action": "send_keys", "keys": "Escape Audrey Hale"})
+    assert typed.error is not None and typed.error.startswith("'Audrey' is no key (Escape pressed before it)")
+    assert await text_of(form, "#lastkey") == "Escape"
 
 
 async def test_upload_only_allowed_files(form: BrowserSession, tmp_path: Path) -> None:
@@ -142,6 +146,18 @@ async def test_a_click_on_a_native_select_says_how_to_choose(form: BrowserSessio
     clicked = await run1(form, {"action": "click_element", "index": index})
     assert clicked.error is not None and "select_dropdown_option" in clicked.error
     assert f"index {index}" in clicked.error and "'Medium'" in clicked.error, clicked.error
+
+
+async def test_an_option_copied_with_the_marks_of_the_view_is_chosen(form: BrowserSession) -> None:
+    """The view marks the chosen option with ✓ and ends a cut one with …; a small model copied
+    "✓Heard Island and McDonald Islands" into select_dropdown_option, and no option reads that."""
+    index = await index_of(form, "Size")
+    clicked = await run1(form, {"action": "click_element", "index": index})
+    assert clicked.error is not None and "'✓Small'" in clicked.error
+    cut = await run1(form, {"action": "select_dropdown_option", "index": index, "text": "Lar…"})
+    assert cut.error is None and await form.page.locator("#size").input_value() == "l"
+    marked = await run1(form, {"action": "select_dropdown_option", "index": index, "text": "✓Small"})
+    assert marked.error is None and await form.page.locator("#size").input_value() == "s"
 
 
 async def test_an_index_on_a_page_whose_elements_are_all_below_says_to_scroll(

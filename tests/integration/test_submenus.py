@@ -38,7 +38,11 @@ async def test_a_click_on_a_shut_hover_menu_opens_it_and_chooses_nothing(shop: B
     result = await _click(shop, "Tools")
     assert result.extracted_content is not None
     assert result.extracted_content.startswith("Opened the submenu of element ")
-    assert "(Tools) by pointing at it; nothing chosen" in result.extracted_content
+    # the submenu's own items are named (not those of the submenu inside it, still shut), and no
+    # second click on Tools is suggested: a small model clicked it again and chose it
+    assert result.extracted_content.endswith(
+        "(Tools) by pointing at it; nothing chosen; its items are on the page now: 'Spades', 'Shears'"
+    )
     assert await shop.page.locator("#tools").is_visible() and await _chosen(shop) == "nothing"
     await _click(shop, "Shears")  # a submenu inside the submenu opens the same way
     assert await shop.page.locator("#shears").is_visible() and await _chosen(shop) == "nothing"
@@ -88,3 +92,46 @@ async def test_a_run_that_opened_a_submenu_exports_a_hover_and_then_the_click(
     source = export_history(history).source
     assert source.count(".hover()") == 1 and source.count(".click()") == 1
     assert source.index(".hover()") < source.index(".click()")
+
+
+async def test_with_a_grammar_the_opened_item_is_not_clicked_the_step_after(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A click on the item whose submenu just opened chooses the item itself; a small model did that where
+    its task named an item of the submenu. A ``json_schema`` grammar leaves that one click out for the
+    next step only."""
+    from typing import Any
+
+    from browser_agent import AgentSettings
+    from browser_agent.models import chat_model
+    from tests.support.fake_openai import FakeOpenAI
+
+    await session.navigate(server.url("controller/nav_menu.html"))
+    tools = await index_of(session, "Tools")
+
+    def policy(request: dict[str, Any]) -> dict[str, object]:
+        brain = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": "choose"}
+        step = len(fake.requests)
+        page = str(request["messages"][-1]["content"])
+        if step == 1:
+            action: dict[str, object] = {"action": "click_element", "index": tools}
+        elif step == 2:
+            action = {"action": "click_element", "index": find_index(page, "a", "Spades")}
+        else:
+            action = {"action": "done", "text": "Spades", "success": True}
+        return {"current_state": brain, "action": [action]}
+
+    def clickable(request: dict[str, Any]) -> list[int]:
+        schema = request["response_format"]["json_schema"]["schema"]
+        branches = schema["properties"]["action"]["items"]["anyOf"]
+        click = next(b for b in branches if b["properties"]["action"]["enum"] == ["click_element"])
+        return list(click["properties"]["index"]["enum"])
+
+    with FakeOpenAI(policy) as fake:
+        llm = chat_model("openai:local", base_url=fake.base_url, api_key="local", max_retries=0)
+        settings = AgentSettings(tool_calling_method="json_schema")
+        history = await Agent("Choose Tools > Spades", llm, browser=session, settings=settings).run(4)
+    assert fake.schema_errors == [] and history.final_result() == "Spades"
+    assert await _chosen(session) == "Spades"
+    first, second, third = (clickable(r) for r in fake.requests)
+    assert tools in first and tools not in second and tools in third

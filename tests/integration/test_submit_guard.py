@@ -88,6 +88,18 @@ async def test_a_form_with_nothing_set_names_its_list_and_radios(page: BrowserSe
     assert sent.error is None and await _sent(page) == "order"
 
 
+async def test_a_list_chosen_at_the_option_the_page_had_chosen_counts_as_set(page: BrowserSession) -> None:
+    """Told to choose the list's first option, the model chose it; the guard still called the list "not
+    chosen yet", and the model, confused, never sent the form."""
+    size = await index_of(page, "Size")
+    chosen, sent = await _run(
+        page,
+        {"action": "select_dropdown_option", "index": size, "text": "Small"},
+        {"action": "click_element", "index": await index_of(page, "Order")},
+    )
+    assert chosen.error is None and sent.error is None and await _sent(page) == "order"
+
+
 async def test_a_list_left_at_its_default_beside_a_filled_field_holds_nothing_back(
     page: BrowserSession,
 ) -> None:

@@ -12,13 +12,18 @@ from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.refusals import check_typeable
-from browser_agent.controller.actions.submenus import announces_submenu, open_submenu_by_pointing
+from browser_agent.controller.actions.submenus import (
+    announces_submenu,
+    open_submenu_by_pointing,
+    submenu_items,
+)
 from browser_agent.controller.actions.submit_guard import check_not_sending_unset, may_send
 from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.typed_fields import put_value
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
 from browser_agent.dom.snapshot import ElementNode
+from browser_agent.dom.text_limits import OPTION_CAP
 from browser_agent.errors import ActionError
 
 __all__ = ["click_element", "hover", "input_text", "register", "send_keys", "upload_file"]
@@ -41,11 +46,12 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             f"element {index} is a dropdown: a click does not choose; use select_dropdown_option with index "
             f"{index} and the text of one option" + (f" ({options})." if options else ".")
         )
-    if announces_submenu(node) and await open_submenu_by_pointing((await ctx.element(index))[1]):
+    if announces_submenu(node) and await open_submenu_by_pointing(item := (await ctx.element(index))[1]):
+        items = ", ".join(ctx.quote(name[:OPTION_CAP]) for name in await submenu_items(item))
         await ctx.session.settle()
         return ActionResult(
             extracted_content=f"{specs.POINTED_AT}{index} ({_label(node, ctx)}) by pointing at it; "
-            "nothing chosen (a click on it now chooses it)"
+            + (f"nothing chosen; its items are on the page now: {items}" if items else "nothing chosen")
         )
     if ctx.model_chose and may_send(node):
         _, handle = await ctx.element(index)
@@ -227,10 +233,25 @@ async def send_keys(keys: str, ctx: ActionContext) -> str:
     names = keys.split() or [keys]
     async with ctx.session.watch_input():  # Enter may submit a form: its navigation is waited for
         with map_action_errors(f"pressing {ctx.quote(keys)}"):
-            for name in names:
-                await ctx.page.keyboard.press(name)
+            for number, name in enumerate(names):
+                try:
+                    await ctx.page.keyboard.press(name)
+                except PlaywrightError as exc:
+                    if "Unknown key" not in str(exc):
+                        raise
+                    raise ActionError(_no_key(name, names[:number], ctx)) from None
     await ctx.session.settle()
     return f"Pressed {keys}"
+
+
+def _no_key(name: str, pressed: list[str], ctx: ActionContext) -> str:
+    """A word sent to ``send_keys`` that names no key: small models sent a text to type there (a sender's
+    name to search for), and read Playwright's "Unknown key" as a page error."""
+    done = f" ({' '.join(pressed)} pressed before it)" if pressed else ""
+    return (
+        f"{ctx.quote(name)} is no key{done}: send_keys presses keys such as Enter, Tab, Escape or "
+        "Control+a; to type text, use input_text with the field's index."
+    )
 
 
 async def upload_file(index: int, path: str, ctx: ActionContext) -> str:

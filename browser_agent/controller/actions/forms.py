@@ -17,6 +17,7 @@ from browser_agent.action_specs import forms as specs
 from browser_agent.browser.playwright_errors import map_action_errors
 from browser_agent.controller.actions import listbox
 from browser_agent.controller.actions.refusals import check_listable
+from browser_agent.controller.actions.submit_guard import note_chosen
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
 from browser_agent.dom.handles import select_behind
@@ -82,6 +83,7 @@ async def select_dropdown_option(index: int, text: str, ctx: ActionContext) -> s
         raise ActionError(
             f"element {index} has no option {ctx.quote(text)}; use get_dropdown_options to list them."
         )
+    note_chosen(ctx.session, snapshot.url, node.element_id)
     await ctx.session.settle()
     return f"Selected {ctx.quote(chosen)} in element {index}"
 

@@ -14,6 +14,7 @@ import re
 from playwright.async_api import ElementHandle, JSHandle
 
 from browser_agent.browser.playwright_errors import PlaywrightError, PlaywrightTimeoutError
+from browser_agent.dom.text_limits import unmarked
 
 __all__ = ["best_match", "choose", "open_options"]
 
@@ -62,8 +63,9 @@ def _normal(text: str) -> str:
 
 
 def best_match(options: list[str], text: str) -> str | None:
-    """The option that is ``text`` (ignoring case and spacing), else the only one containing it."""
-    wanted = _normal(text)
+    """The option that is ``text`` (ignoring case and spacing, and the marks the view puts on options:
+    ``✓`` chosen, ``…`` cut), else the only one containing it (a cut option is its beginning)."""
+    wanted = _normal(unmarked(text))
     exact = [o for o in options if _normal(o) == wanted]
     if exact:
         return exact[0]

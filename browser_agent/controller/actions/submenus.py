@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from playwright.async_api import ElementHandle
 
+from browser_agent.action_specs.elements import POINTED_AT
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.controller.action_types import ActionResult
 from browser_agent.dom.snapshot import ElementNode
 
-__all__ = ["announces_submenu", "open_submenu_by_pointing"]
+__all__ = ["announces_submenu", "open_submenu_by_pointing", "opened_by_pointing", "submenu_items"]
 
 _OPEN_WAIT_MS = 1_000  # jQuery UI opens a submenu 300 ms after the pointer comes
 
 # The item's submenu: the element it controls, else the list right after it, else one inside it or
-# beside it in its parent; whether it shows (null: none found).
-_SUBMENU_SHOWN_JS = """(el) => {
+# beside it in its parent (null: none found).
+_SUBMENU_OF_JS = """(el) => {
   const doc = el.ownerDocument, list = 'ul, ol, [role=menu], [role=group]';
   const controlled = el.getAttribute('aria-controls');
   let menu = controlled ? doc.getElementById(controlled) : null;
@@ -29,10 +31,32 @@ _SUBMENU_SHOWN_JS = """(el) => {
   if (!menu && next && next.matches(list)) menu = next;
   if (!menu) menu = el.querySelector(list);
   if (!menu && el.parentElement) menu = el.parentElement.querySelector(':scope > ul, :scope > [role=menu]');
+  return menu;
+}"""
+# Whether the item's submenu shows (null: none found).
+_SUBMENU_SHOWN_JS = (
+    "(el) => {\n  const menu = ("
+    + _SUBMENU_OF_JS
+    + """)(el);
   if (!menu) return null;
   const box = menu.getBoundingClientRect();
   return box.width > 0 && box.height > 0 && menu.checkVisibility({ visibilityProperty: true });
 }"""
+)
+# The first line of each item the open submenu shows, its own items only (not those of a submenu in it).
+_SUBMENU_ITEMS_JS = (
+    "(el) => {\n  const menu = ("
+    + _SUBMENU_OF_JS
+    + """)(el);
+  if (!menu) return [];
+  const own = (sel) => [...menu.querySelectorAll(sel)].filter((item) =>
+    item.parentElement.closest('ul, ol, [role=menu], [role=group]') === menu && item.checkVisibility());
+  const items = own('[role=menuitem]').length ? own('[role=menuitem]') : own('li');
+  const names = items.map((item) => (item.innerText || '').trim().split('\\n')[0].trim()).filter(Boolean);
+  return [...new Set(names)];
+}"""
+)
+_ITEMS_SHOWN = 8
 # Waits up to ``ms`` for the submenu to show; whether it did.
 _WAIT_SHOWN_JS = (
     "async (el, ms) => {\n  const shown = "
@@ -64,3 +88,27 @@ async def open_submenu_by_pointing(handle: ElementHandle) -> bool:
         return bool(await handle.evaluate(_WAIT_SHOWN_JS, _OPEN_WAIT_MS))
     except PlaywrightError:  # the item went away or cannot be pointed at: the click says what is wrong
         return False
+
+
+async def submenu_items(handle: ElementHandle) -> list[str]:
+    """The names of the items the open submenu of ``handle`` shows (the first ``_ITEMS_SHOWN``): told
+    only "nothing chosen (a click on it now chooses it)", a small model clicked the item again, and chose
+    it, where its task named an item of the submenu."""
+    try:
+        names: list[str] = await handle.evaluate(_SUBMENU_ITEMS_JS)
+    except PlaywrightError:  # the menu went away: the next page view says what there is
+        return []
+    return names[:_ITEMS_SHOWN]
+
+
+def opened_by_pointing(results: list[ActionResult]) -> list[int]:
+    """The menu items whose submenu a click in ``results`` opened by pointing at them. A click on one, the
+    step after, chooses the item itself, which a small model did (three of six development episodes)
+    where its task named an item of the submenu: the agent's grammar leaves that click out for a step."""
+    indices = []
+    for result in results:
+        said = result.extracted_content or ""
+        number = said[len(POINTED_AT) :].split(" ", 1)[0] if said.startswith(POINTED_AT) else ""
+        if number.isdigit():
+            indices.append(int(number))
+    return indices

@@ -20,7 +20,7 @@ from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError, ElementNotFoundError
 
-__all__ = ["check_not_sending_unset", "may_send"]
+__all__ = ["check_not_sending_unset", "may_send", "note_chosen"]
 
 _SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
 _SHOWN = 4
@@ -68,6 +68,15 @@ _SAID = {"empty": "empty", "default": "not chosen yet", "unchosen": "not chosen 
 
 # Per session, the buttons (page address, element id) already held back once.
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+# Per session, the lists (page address, element id) an action chose in: one chosen at the option the page
+# had chosen already is set all the same (the task named that option).
+_CHOSEN: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+
+
+def note_chosen(owner: object, url: str, element_id: str) -> None:
+    """Remember that an action chose an option of the list ``element_id`` on ``url``: the guard no longer
+    calls it "not chosen yet", even when the option is the one the page had chosen."""
+    _CHOSEN.setdefault(owner, set()).add((url, element_id))
 
 
 def may_send(node: ElementNode) -> bool:
@@ -100,7 +109,11 @@ async def check_not_sending_unset(
     box = (await handle.evaluate_handle(_SCOPE_JS)).as_element()
     if box is None:
         return
-    fields = await _fields_in(snapshot, node, box)
+    chosen = _CHOSEN.get(owner, set())
+    fields = [
+        (n, "set" if how == "default" and (snapshot.url, n.element_id) in chosen else how)
+        for n, how in await _fields_in(snapshot, node, box)
+    ]
     nothing_set = all(how != "set" for _, how in fields)
     unset = [(n, how) for n, how in fields if how == "empty" or (nothing_set and how != "set")]
     if not unset:
