@@ -12,7 +12,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -28,6 +27,7 @@ from browser_agent.agent.settings import AgentSettings
 from browser_agent.agent.step_pictures import final_picture, recorded
 from browser_agent.agent.task_passages import task_passages
 from browser_agent.agent.task_url import task_url
+from browser_agent.agent.unusable_actions import unusable_actions
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import ActionResult, Controller
@@ -50,23 +50,10 @@ from browser_agent.llm import (
     TokenUsage,
     ask_structured,
 )
-from browser_agent.llm.schemas import NO_ELEMENT
 from browser_agent.record import ActionCall, AgentStep, StepOutput, StepScreenshot, describe_outcome
 from browser_agent.sensitive import Secrets
 
 __all__ = ["StepDeps", "StepRunner"]
-
-
-def _unusable(state: BrowserState, allowed_files: tuple[Path, ...]) -> tuple[tuple[str, int], ...]:
-    """Actions that could only be refused: ``switch_tab`` while one tab is open (it could only name the
-    tab already shown; small models sent it for the page's own tabs, step after step, each try refused),
-    and ``upload_file`` in a run that allows no file (sent four times on a page with no file input).
-    They stay described in the system prompt, which is the same for every run: a 1.5B model's replies
-    moved with the one line less (three development episodes of 60 lost, none gained)."""
-    unusable = [("switch_tab", NO_ELEMENT)] if len(state.tabs) <= 1 else []
-    if not allowed_files and state.snapshot is not None:
-        unusable += [("upload_file", index) for index in state.snapshot.selector_map]
-    return tuple(unusable)
 
 
 logger = logging.getLogger("browser_agent")
@@ -195,7 +182,7 @@ class StepRunner:
         """The ``(action, index)`` pairs the grammar leaves out: actions already sent on this same page,
         typing into what takes no text, switching tabs with one tab open, and ``done`` right after one
         was held back, or on the menu item whose submenu the last step opened (once)."""
-        misfits = misfit_actions(state.snapshot) + _unusable(state, self.deps.settings.allowed_files)
+        misfits = misfit_actions(state.snapshot) + unusable_actions(state, self.deps.settings.allowed_files)
         opened, self._opened = self._opened, ()
         return self._loops.spent(page) + misfits + self._done_guard.left_out() + opened
 
