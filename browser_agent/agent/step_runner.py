@@ -55,7 +55,6 @@ from browser_agent.sensitive import Secrets
 
 __all__ = ["StepDeps", "StepRunner"]
 
-
 logger = logging.getLogger("browser_agent")
 
 
@@ -180,8 +179,9 @@ class StepRunner:
 
     def _left_out(self, page: str, state: BrowserState) -> tuple[tuple[str, int], ...]:
         """The ``(action, index)`` pairs the grammar leaves out: actions already sent on this same page,
-        typing into what takes no text, switching tabs with one tab open, and ``done`` right after one
-        was held back, or on the menu item whose submenu the last step opened (once)."""
+        typing into what takes no text, actions that could only be refused (``unusable_actions``),
+        ``done`` right after one was held back, and, once, a click on the menu item whose submenu the
+        last step opened."""
         misfits = misfit_actions(state.snapshot) + unusable_actions(state, self.deps.settings.allowed_files)
         opened, self._opened = self._opened, ()
         return self._loops.spent(page) + misfits + self._done_guard.left_out() + opened

@@ -247,7 +247,7 @@ async def send_keys(keys: str, ctx: ActionContext) -> str:
 def _no_key(name: str, pressed: list[str], ctx: ActionContext) -> str:
     """A word sent to ``send_keys`` that names no key: small models sent a text to type there (a sender's
     name to search for), and read Playwright's "Unknown key" as a page error."""
-    done = f" ({' '.join(pressed)} pressed before it)" if pressed else ""
+    done = f" ({ctx.redact(' '.join(pressed))} pressed before it)" if pressed else ""
     return (
         f"{ctx.quote(name)} is no key{done}: send_keys presses keys such as Enter, Tab, Escape or "
         "Control+a; to type text, use input_text with the field's index."
