@@ -18,6 +18,17 @@ __all__ = ["StaticSite"]
 _TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
 
 
+@functools.lru_cache(maxsize=512)
+def _is_utf8(path: str, mtime_ns: int) -> bool:
+    """Whether the file's bytes are UTF-8; read once per version of the file (``mtime_ns``), not on every
+    request of an evaluation that loads the same task page hundreds of times."""
+    try:
+        Path(path).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return True
+
+
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # the evaluation's output is its progress
         return
@@ -33,10 +44,10 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         if not kind.startswith(_TEXT_TYPES) or "charset" in kind:
             return kind
         try:
-            Path(path).read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
+            utf8 = _is_utf8(str(path), os.stat(path).st_mtime_ns)
+        except OSError:
             return kind
-        return f"{kind}; charset=utf-8"
+        return f"{kind}; charset=utf-8" if utf8 else kind
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")  # every episode loads the page as it is now
