@@ -266,10 +266,32 @@
     const rec = mine.rec;
     if (rec && /^[a-z]/.test(rec.text)) splitLigature(rec, el);
     if (rec && !rec.name && !rec.text && !rec.icon && !rec.panel) rec.icon = iconHint(el, rec.tag);
-    if (owner) owner.sub += 1;
+    if (rec && !mine.weak && mine.sub === 1 && mine.own === 0 && mine.child) absorb(rec, mine.child, el);
+    if (owner) { owner.sub += 1; owner.child = rec && rec.drop ? mine.child : rec; }
     if (mine.where === -1) elementsAbove += 1;
     else if (mine.where === 1) elementsBelow += 1;
     else if (mine.where === 3) mine.panel.hides[mine.side] += 1;
+  }
+
+  // One control drawn as two: an element whose whole content is one other control with its name (jQuery
+  // UI's <li role=tab> around its <a role=presentation>, a link around a button) is indexed once, as the
+  // inner one, the part a click lands on, wearing the outer one's role and states.
+  function absorb(outer, inner, el) {
+    if (inner.weak || inner.drop || inner.tag === "select" || el.isContentEditable) return;
+    const label = inner.name || inner.text;
+    if (!label || outer.text) return;
+    // An outer one that says more than the inner (a role or a state) must be named as the inner is.
+    if (outer.name ? outer.name !== label : outer.role || outer.states.length) return;
+    outer.drop = true;
+    if (outer.role && (!inner.role || inner.role === "presentation" || inner.role === "none")) {
+      inner.role = outer.role;
+      inner.attributes.role = outer.role;
+    }
+    const mineStates = new Set(inner.states.map((s) => s.split("=")[0]));
+    inner.states = [...outer.states.filter((s) => !mineStates.has(s.split("=")[0])), ...inner.states];
+    if (outer.attributes["aria-haspopup"] && !inner.attributes["aria-haspopup"]) {
+      inner.attributes["aria-haspopup"] = outer.attributes["aria-haspopup"];
+    }
   }
 
   const widgets = findWidgets(document.getElementsByTagName("select")); // widget -> the select it stands for

@@ -8,6 +8,7 @@ import pytest
 from playwright.async_api import Page
 
 from browser_agent.browser import BrowserSession
+from browser_agent.controller import Controller
 from browser_agent.dom import DomSnapshot, element_handle, extract_snapshot, instrument_pages, render
 from browser_agent.errors import ElementNotFoundError
 from tests.support.server import LocalServer
@@ -244,3 +245,42 @@ async def test_unnamed_and_navigated_frames(session: BrowserSession, server: Loc
     assert [n.text for n in snap.selector_map.values()] == ["Srcdoc button", "Moved frame button"]
     await (await element_handle(snap, snap.selector_map[1])).click()
     assert await inner.evaluate("document.getElementById('b').textContent") == "Clicked"
+
+
+async def test_one_control_drawn_as_two_is_indexed_once(session: BrowserSession, server: LocalServer) -> None:
+    """An element whose whole content is one other control with its name (an ARIA tab item around its
+    link, a link around a button) is one element: the inner one, with the outer one's role and state.
+    A small model asked for "Tab #3" clicked index 3, which was the second tab's own link."""
+    snap = await load(session, server.url("dom/nested_controls.html"))
+    shown = [(n.tag, n.role, n.text or n.name) for n in snap.selector_map.values()]
+    assert shown == [
+        ("a", "tab", "Profile"),
+        ("a", "tab", "Billing"),
+        ("a", "tab", "Alerts"),
+        ("button", None, "Continue to payment"),
+        # an unnamed outer element with a role and a state, one named otherwise, one with text of its own
+        ("div", "tab", ""),
+        ("button", None, "Send report"),
+        ("div", "menuitem", "Help"),
+        ("a", None, "Frequently asked questions"),
+        ("div", "button", "Invoice 17"),
+        ("a", None, "download"),
+    ]
+    tabs = [n for n in snap.selector_map.values() if n.role == "tab" and n.tag == "a"]
+    assert [n.states for n in tabs] == [("selected=true",), ("selected=false",), ("selected=false",)]
+    view = render(snap)
+    assert "[0]<a role=tab selected>Profile</a>" in view and "presentation" not in view
+    # the one index does what the two did: a click on it selects the tab
+    state = await session.state()
+    assert state.snapshot is not None
+    alerts = next(n.index for n in state.snapshot.selector_map.values() if n.text == "Alerts")
+    results = await Controller().run([{"action": "click_element", "index": alerts}], session)  # type: ignore[list-item]
+    assert results[0].error is None, results
+    assert await session.page.locator("#shown").inner_text() == "Alerts"
+    assert await session.page.locator("#p-alerts").is_visible()
+    again = await extract_snapshot(session.page)
+    assert [n.states for n in again.selector_map.values() if n.role == "tab" and n.tag == "a"] == [
+        ("selected=false",),
+        ("selected=false",),
+        ("selected=true",),
+    ]
