@@ -93,6 +93,13 @@
     return tab !== null && parseInt(tab, 10) >= 0 && tag !== "body" && tag !== "html" && tag !== "dialog";
   }
 
+  // Strong by its tabindex alone: no role of a control, no native control, not an editor.
+  function focusableOnly(el, tag, role) {
+    if (role && ROLES.has(role.trim().split(" ")[0])) return false;
+    if (["a", "button", "select", "textarea", "summary", "input"].includes(tag)) return false;
+    return !el.isContentEditable;
+  }
+
   function weakKind(el, tag, style, parentPointer) {
     if (tag === "body" || tag === "html") return false;
     if (tag === "label" && el.control && (rendered(el.control) || inWidget(el.control))) return false;
@@ -225,6 +232,7 @@
     const weak = visible && !sealed && !strong && weakKind(el, tag, style, parentPointer);
     let mine = owner;
     if (strong || weak) mine = candidate(el, tag, owner, weak, inShadow, select);
+    if (strong && mine !== owner && !select) mine.box = focusableOnly(el, tag, role);
     const table = tableNow || role || tag === "table" ? enterTable(el, tag, role) : null;
     const panel = visible && block && !sealed && !select && el.firstChild !== null
       ? openPanel(el, tag, style, mine !== owner ? mine.rec : null) : null;
@@ -262,7 +270,10 @@
   function finish(mine, owner, el) {
     const area = mine.r.width * mine.r.height;
     const wrapper = mine.weak && mine.sub > 0 && (mine.own === 0 || area > 0.5 * topW * topH);
-    if (wrapper) { if (mine.rec) mine.rec.drop = true; return; }
+    // A box that is focusable and nothing more (a menu or suggestion list whose items are the controls)
+    // is no control of its own: its items are.
+    const box = mine.box && mine.sub > 0 && mine.own === 0 && !(mine.rec && mine.rec.panel);
+    if (wrapper || box) { if (mine.rec) mine.rec.drop = true; return; }
     const rec = mine.rec;
     if (rec && /^[a-z]/.test(rec.text)) splitLigature(rec, el);
     if (rec && !rec.name && !rec.text && !rec.icon && !rec.panel) rec.icon = iconHint(el, rec.tag);

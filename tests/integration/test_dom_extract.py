@@ -284,3 +284,25 @@ async def test_one_control_drawn_as_two_is_indexed_once(session: BrowserSession,
         ("selected=false",),
         ("selected=true",),
     ]
+
+
+async def test_a_box_that_is_only_focusable_is_not_a_control(session: BrowserSession, server: LocalServer) -> None:
+    """A list that takes the keyboard focus (tabindex) and holds the controls, with no role of a control
+    and no words of its own, is not indexed: its items are. jQuery UI's menu read as a nameless
+    `[0]<ul role=menu icon=menu></ul>` before its items, and the 1.5B model clicked one index past the item
+    it named. A focusable element with words of its own, or one whose content scrolls, stays."""
+    snap = await load(session, server.url("dom/focus_boxes.html"))
+    shown = [(n.tag, n.role, n.text or n.name) for n in snap.selector_map.values()]
+    assert shown[:5] == [
+        ("li", "menuitem", "Flights"),
+        ("li", "menuitem", "Hotels"),
+        ("input", None, "City"),
+        ("li", None, "Lyon"),
+        ("li", None, "Lys"),
+    ]
+    assert ("div", None, "Saved trip: Porto in May") in shown and ("a", None, "open") in shown
+    assert ("div", None, "Offline mode") in shown
+    panels = [n for n in snap.selector_map.values() if n.panel is not None]
+    assert len(panels) == 1 and panels[0].tag == "div"
+    assert ("button", None, "Day 1") in shown
+    assert "<ul" not in render(snap)
