@@ -286,7 +286,9 @@ async def test_one_control_drawn_as_two_is_indexed_once(session: BrowserSession,
     ]
 
 
-async def test_a_box_that_is_only_focusable_is_not_a_control(session: BrowserSession, server: LocalServer) -> None:
+async def test_a_box_that_is_only_focusable_is_not_a_control(
+    session: BrowserSession, server: LocalServer
+) -> None:
     """A list that takes the keyboard focus (tabindex) and holds the controls, with no role of a control
     and no words of its own, is not indexed: its items are. jQuery UI's menu read as a nameless
     `[0]<ul role=menu icon=menu></ul>` before its items, and the 1.5B model clicked one index past the item
