@@ -7,11 +7,26 @@ import asyncio
 import signal
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
 from browser_agent.browser.watchdog import within
 from browser_agent.interrupts import Interrupted, exit_code, in_a_thread_on_this_loop, run_interruptible
+
+
+@pytest.fixture(autouse=True)
+def _default_handlers() -> Iterator[None]:
+    """Each test starts from the handlers a fresh process has: another test in the same worker may have
+    left a library's own (Ray's ``ray.init`` puts a SIGTERM handler in place and keeps it), which
+    ``run_interruptible`` rightly leaves alone."""
+    kept = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    yield
+    for number, handler in kept.items():
+        signal.signal(number, handler)
 
 
 def _sigint_from_another_thread(after_s: float, sent: int = signal.SIGINT) -> None:
