@@ -270,9 +270,9 @@
   function finish(mine, owner, el) {
     const area = mine.r.width * mine.r.height;
     const wrapper = mine.weak && mine.sub > 0 && (mine.own === 0 || area > 0.5 * topW * topH);
+    if (owner) owner.held = (owner.held || 0) + 1 + (mine.held || 0); // candidates below, at any depth
     // A box that is focusable and nothing more (a menu or suggestion list whose items are the controls)
     // is no control of its own: its items are.
-    if (owner) owner.held = (owner.held || 0) + 1 + (mine.held || 0); // candidates below, at any depth
     const box = mine.box && mine.held > 0 && mine.own === 0 && !(mine.rec && mine.rec.panel);
     if (wrapper || box) { if (mine.rec) mine.rec.drop = true; return; }
     const rec = mine.rec;
