@@ -80,24 +80,21 @@
 
   // ---- parts ----
 
+  // Why an element is a control by itself: "role", "native", "editor", "tabindex" (it takes the focus and
+  // nothing more: a box of other controls, such as a keyboard menu, is no control), or "" when it is none.
   function strongKind(el, tag, role) {
-    if (role && ROLES.has(role.trim().split(" ")[0])) return true;
+    if (role && ROLES.has(role.trim().split(" ")[0])) return "role";
     switch (tag) {
-      case "a": return el.hasAttribute("href");
-      case "button": case "select": case "textarea": case "summary": return true;
-      case "input": return el.type !== "hidden";
+      case "a": return el.hasAttribute("href") ? "native" : "";
+      case "button": case "select": case "textarea": case "summary": return "native";
+      case "input": return el.type !== "hidden" ? "native" : "";
       default: break;
     }
-    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return true;
+    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return "editor";
     const tab = el.getAttribute("tabindex");
-    return tab !== null && parseInt(tab, 10) >= 0 && tag !== "body" && tag !== "html" && tag !== "dialog";
-  }
-
-  // Strong by its tabindex alone: no role of a control, no native control, not an editor.
-  function focusableOnly(el, tag, role) {
-    if (role && ROLES.has(role.trim().split(" ")[0])) return false;
-    if (["a", "button", "select", "textarea", "summary", "input"].includes(tag)) return false;
-    return !el.isContentEditable;
+    const focusable = tab !== null && parseInt(tab, 10) >= 0 && tag !== "body" && tag !== "html" && tag !== "dialog";
+    if (!focusable) return "";
+    return el.isContentEditable ? "editor" : "tabindex";
   }
 
   function weakKind(el, tag, style, parentPointer) {
@@ -228,11 +225,12 @@
     const role = el.getAttribute("role");
     const select = widgets.size ? widgets.get(el) : undefined; // the hidden native select it stands for
     const sealed = owner !== null && owner.sealed; // inside a widget: its parts are not indexed apart
-    const strong = visible && !sealed && (!!select || strongKind(el, tag, role));
+    const kind = visible && !sealed && !select ? strongKind(el, tag, role) : "";
+    const strong = visible && !sealed && (!!select || kind !== "");
     const weak = visible && !sealed && !strong && weakKind(el, tag, style, parentPointer);
     let mine = owner;
     if (strong || weak) mine = candidate(el, tag, owner, weak, inShadow, select);
-    if (strong && mine !== owner && !select) mine.box = focusableOnly(el, tag, role);
+    if (kind === "tabindex" && mine !== owner) mine.box = true;
     const table = tableNow || role || tag === "table" ? enterTable(el, tag, role) : null;
     const panel = visible && block && !sealed && !select && el.firstChild !== null
       ? openPanel(el, tag, style, mine !== owner ? mine.rec : null) : null;
