@@ -19,6 +19,14 @@ TABLE_ROWS = 25
 DIALOG_LINE = "(a dialog is open over the page: only the dialog is shown)"
 # Roles a tag already implies; showing them would only cost tokens.
 _IMPLIED_ROLES = {"a": "link", "button": "button", "select": "combobox", "textarea": "textbox"}
+# A section header that opens and closes what is under it is a button, whatever its tag: a heading, a
+# paragraph or a <summary> with an expanded state reads `<button collapsed>`, as the WAI-ARIA disclosure
+# pattern draws it. A small model takes `<h3 role=tab collapsed>` for a title and clicks past it
+# (MiniWoB++'s accordion). Native controls, links, and items whose state is part of a menu, a tree, a
+# list or a grid keep their own tag and role.
+_PLAIN_ROLES = frozenset({"heading", "none", "presentation", "generic"})  # not said once shown as a button
+_DISCLOSURE_ROLES = _PLAIN_ROLES | {"", "button", "tab"}
+_OWN_TAGS = frozenset({"a", "button", "input", "select", "textarea", "option"})
 _PLAIN_TYPES = frozenset({"text", "submit", ""})
 _HREF_CAP = 60
 
@@ -109,8 +117,9 @@ def render_element(node: ElementNode, *, before: str = "") -> str:
     ``before`` is the text line just above it: a label already read there is not repeated.
     """
     mark = "*" if node.is_new else ""
-    attrs = " ".join(_attributes(node, before))
-    opening = f"<{node.tag} {attrs}>" if attrs else f"<{node.tag}>"
+    tag = _shown_tag(node)
+    attrs = " ".join(_attributes(node, before, tag))
+    opening = f"<{tag} {attrs}>" if attrs else f"<{tag}>"
     content = _content(node)
     if node.options:
         more = f"|…{node.options_more} more" if node.options_more else ""
@@ -118,9 +127,18 @@ def render_element(node: ElementNode, *, before: str = "") -> str:
     if node.panel is not None:
         hint = _panel_hint(node.panel, node.index)
         content = f"{content}: {hint}" if content and hint else content or hint
-    if not content and node.tag in ("input", "img"):
+    if not content and tag in ("input", "img"):
         return f"{mark}[{node.index}]{opening[:-1]}/>"
-    return f"{mark}[{node.index}]{opening}{content}</{node.tag}>"
+    return f"{mark}[{node.index}]{opening}{content}</{tag}>"
+
+
+def _shown_tag(node: ElementNode) -> str:
+    """The element's tag, or ``button`` for a section header that opens and closes (see above)."""
+    if node.tag in _OWN_TAGS or (node.role or "") not in _DISCLOSURE_ROLES:
+        return node.tag
+    if any(state.startswith("expanded=") for state in node.states):
+        return "button"
+    return node.tag
 
 
 def _content(node: ElementNode) -> str:
@@ -133,11 +151,11 @@ def _quote(value: str) -> str:
     return f'"{value}"' if (" " in value or not value) else value
 
 
-def _attributes(node: ElementNode, before: str) -> list[str]:
+def _attributes(node: ElementNode, before: str, tag: str) -> list[str]:
     attrs = node.attributes
     shown: list[str] = []
     role = node.role
-    if role and _IMPLIED_ROLES.get(node.tag) != role:
+    if role and _IMPLIED_ROLES.get(tag) != role and not (tag != node.tag and role in _PLAIN_ROLES):
         shown.append(f"role={role}")
     kind = attrs.get("type", "").lower()
     if node.tag == "input" and kind not in _PLAIN_TYPES:

@@ -37,21 +37,23 @@ async def test_tabs_accordions_menus_and_tree_items_say_their_state_in_a_word(
             "[1]<button role=tab>Tab 2</button>",
             "[2]<a selected>Alpha</a>",  # jQuery UI's class ui-tabs-active on its <li>
             "[3]<a>Beta</a>",
-            "[4]<summary expanded>Shipping</summary>",
+            # a section header that opens and closes reads as the button it is, whatever its tag
+            "[4]<button expanded>Shipping</button>",
             "Ships in two days.",
-            "[5]<summary collapsed>Returns</summary>",  # what a closed <details> hides is not read
+            "[5]<button collapsed>Returns</button>",  # what a closed <details> hides is not read
             "[6]<button collapsed>What is it?</button>",
-            "[7]<h3 expanded>Section 1</h3>",  # jQuery UI's accordion classes
-            "[8]<h3 collapsed>Section 2</h3>",
+            "[7]<button expanded>Section 1</button>",  # jQuery UI's accordion classes
+            "[8]<button collapsed>Section 2</button>",
             "[9]<li role=treeitem expanded>Docs</li>",
             "[10]<div role=menuitem collapsed>File</div>",
             '[11]<input type=checkbox label="Remember me" checked/>',
             "[12]<div role=checkbox>Newsletter</div>",
             "[13]<button pressed>Bold</button>",
+            "[14]<button role=tab collapsed>Section 3</button>",  # and its ARIA roles
         ]
     )
     await session.page.click("text=Returns")
-    assert "[5]<summary expanded>Returns</summary>\nThirty days." in await _body(session)
+    assert "[5]<button expanded>Returns</button>\nThirty days." in await _body(session)
 
 
 async def test_suggestions_that_come_late_are_waited_for_said_and_marked_new(
