@@ -39,7 +39,7 @@ def render(snapshot: DomSnapshot) -> str:
         lines.append(above)
     if snapshot.dialog:
         lines.append(DIALOG_LINE)
-    lines.extend(_Body().lines(snapshot.items))
+    lines.extend(_Body(_tab_strip(snapshot.items)).lines(snapshot.items))
     if not snapshot.selector_map:
         lines.append("(no interactive elements in view)")
     below = _summary(snapshot.scroll, above=False)
@@ -51,7 +51,8 @@ def render(snapshot: DomSnapshot) -> str:
 class _Body:
     """Items to lines: loose items one per line, the items of one table row joined into one line."""
 
-    def __init__(self) -> None:
+    def __init__(self, strip: frozenset[str] = frozenset()) -> None:
+        self._strip = strip  # element ids of tabs that sit in a row of tabs
         self._out: list[str] = []
         self._table: tuple[int, int] | None = None  # (frame, table) of the rows being read
         self._row: tuple[int, int, int] | None = None  # (frame, table, row) of the row being built
@@ -72,7 +73,7 @@ class _Body:
                     self._out.append(item.text)
                 before, labelled = item.text, ""
             else:
-                self._out.append(render_element(item, before=before))
+                self._out.append(render_element(item, before=before, in_strip=item.element_id in self._strip))
                 labelled = item.name if _label_shown(item, before) else ""
                 before = ""
         self._end_table()
@@ -94,7 +95,8 @@ class _Body:
         if isinstance(item, TextNode):
             parts.append(item.text)
         else:
-            parts.append(render_element(item, before=parts[-1] if parts else ""))
+            strip = item.element_id in self._strip
+            parts.append(render_element(item, before=parts[-1] if parts else "", in_strip=strip))
 
     def _end_row(self) -> None:
         if self._cells:
@@ -111,14 +113,15 @@ class _Body:
         self._table, self._rows, self._left_out = None, 0, 0
 
 
-def render_element(node: ElementNode, *, before: str = "") -> str:
+def render_element(node: ElementNode, *, before: str = "", in_strip: bool = False) -> str:
     """One element as ``[index]<tag attrs>content</tag>``, prefixed with ``*`` when it is new.
 
-    ``before`` is the text line just above it: a label already read there is not repeated.
+    ``before`` is the text line just above it: a label already read there is not repeated. ``in_strip``
+    says it is a tab in a row of tabs: it reads ``selected`` or nothing, never ``collapsed``.
     """
     mark = "*" if node.is_new else ""
-    tag = _shown_tag(node)
-    attrs = " ".join(_attributes(node, before, tag))
+    tag = node.tag if in_strip else _shown_tag(node)
+    attrs = " ".join(_attributes(node, before, tag, in_strip))
     opening = f"<{tag} {attrs}>" if attrs else f"<{tag}>"
     content = _content(node)
     if node.options:
@@ -151,7 +154,7 @@ def _quote(value: str) -> str:
     return f'"{value}"' if (" " in value or not value) else value
 
 
-def _attributes(node: ElementNode, before: str, tag: str) -> list[str]:
+def _attributes(node: ElementNode, before: str, tag: str, in_strip: bool) -> list[str]:
     attrs = node.attributes
     shown: list[str] = []
     role = node.role
@@ -174,8 +177,28 @@ def _attributes(node: ElementNode, before: str, tag: str) -> list[str]:
         shown.append(f"href={_quote(href[:_HREF_CAP])}")
     if node.panel is not None:
         shown.append("scrollable")
-    shown.extend(filter(None, (_STATE_WORDS.get(state, state) for state in node.states)))
+    states = [s for s in node.states if not (in_strip and s.startswith("expanded="))]
+    shown.extend(filter(None, (_STATE_WORDS.get(state, state) for state in states)))
     return shown
+
+
+def _tab_strip(items: tuple[ElementNode | TextNode, ...]) -> frozenset[str]:
+    """The tabs that sit side by side with another tab: a row of tabs, not a stack of section headers.
+
+    jQuery UI marks both its tabs and its accordion's headers with ``role=tab`` and ``aria-expanded``.
+    Only where the tabs stand in a row is ``expanded`` the same fact as ``selected``; said there as
+    ``collapsed``, it made the model take the one open tab for the one asked for (MiniWoB++'s click-tab).
+    """
+    tabs = [item for item in items if isinstance(item, ElementNode) and item.role == "tab"]
+    return frozenset(tab.element_id for tab in tabs if any(_side_by_side(tab, other) for other in tabs))
+
+
+def _side_by_side(one: ElementNode, other: ElementNode) -> bool:
+    if one is other or one.frame_id != other.frame_id:
+        return False
+    a, b = one.rect, other.rect
+    same_row = abs(a.center[1] - b.center[1]) < min(a.height, b.height) / 2
+    return same_row and (a.x + a.width <= b.x + 1 or b.x + b.width <= a.x + 1)
 
 
 # ARIA states in a word or none: a tab reads `selected`, a closed section `collapsed`; what is off by

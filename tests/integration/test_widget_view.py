@@ -50,6 +50,10 @@ async def test_tabs_accordions_menus_and_tree_items_say_their_state_in_a_word(
             "[12]<div role=checkbox>Newsletter</div>",
             "[13]<button pressed>Bold</button>",
             "[14]<button role=tab collapsed>Section 3</button>",  # and its ARIA roles
+            # tabs side by side say selected or nothing: their expanded state is the same fact
+            "[15]<a role=tab selected>One</a>",
+            "[16]<a role=tab>Two</a>",
+            "[17]<li role=tab>Three</li>",
         ]
     )
     await session.page.click("text=Returns")
