@@ -144,3 +144,22 @@ async def test_in_a_run_the_model_is_told_and_its_second_click_sends(
 
 def brain(goal: str) -> dict[str, str]:
     return {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": goal}
+
+
+async def test_fields_without_a_label_are_named_by_the_text_above_them(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/unlabelled_fields.html"))
+    state = await session.state()
+    assert state.snapshot is not None
+    member, pin, note, sign_in = sorted(state.snapshot.selector_map)
+    [typed, held] = await _run(
+        session,
+        {"action": "input_text", "index": member, "text": "4711"},
+        {"action": "click_element", "index": sign_in},
+    )
+    # a long sentence above a field is no label: that field is named by its tag alone
+    assert typed.error is None and held.error is not None
+    assert f'[{pin}] <input> "PIN" empty, [{note}] <input> empty;' in held.error
+    [refused] = await _run(session, {"action": "input_text", "index": sign_in, "text": "1234"})
+    assert refused.error is not None and f'[{member}] <input> "Member number"' in refused.error

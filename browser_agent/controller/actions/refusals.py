@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from playwright.async_api import ElementHandle
 
-from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.errors import ActionError
 
 __all__ = [
@@ -89,10 +89,26 @@ def label_of(node: ElementNode, redact: Callable[[str], str]) -> str:
     return name if len(name) <= _NAME_CAP else name[: _NAME_CAP - 1] + "…"
 
 
-def said(node: ElementNode, redact: Callable[[str], str]) -> str:
-    """``[3] <input> "Name"``: an element as a refusal names it."""
-    name = label_of(node, redact)
+def said(node: ElementNode, redact: Callable[[str], str], snapshot: DomSnapshot | None = None) -> str:
+    """``[3] <input> "Name"``: an element as a refusal names it. One with no name of its own is named, when
+    ``snapshot`` is given, by the short text just above it in the page view ("Password" over an unlabelled
+    field): told "[1] <input> empty", the 1.5B model typed the user name again into the first field."""
+    name = label_of(node, redact) or (_text_above(node, snapshot, redact) if snapshot is not None else "")
     return f"[{node.index}] <{node.tag}>" + (f' "{name}"' if name else "")
+
+
+def _text_above(node: ElementNode, snapshot: DomSnapshot, redact: Callable[[str], str]) -> str:
+    """The text line right before ``node`` in the page view, when it is short enough to be a label."""
+    above = ""
+    for item in snapshot.items:
+        if isinstance(item, TextNode):
+            above = item.text if item.frame_id == node.frame_id else ""
+        elif item.element_id == node.element_id:
+            text = redact(above.strip())
+            return text if 0 < len(text) <= _NAME_CAP else ""
+        else:
+            above = ""
+    return ""
 
 
 # Inputs that take no typed text (a range does: input_text sets it to the number typed).
@@ -182,19 +198,29 @@ async def check_typeable(
     if not kind:
         return
     where = _others(
-        fields_of(snapshot), index, redact, "input_text types into fields: ", "no field to type into"
+        fields_of(snapshot),
+        index,
+        redact,
+        "input_text types into fields: ",
+        "no field to type into",
+        snapshot,
     )
     raise ActionError(f"element {index} is {_kind_words(kind, node, redact)}: {_USE[kind]}; {where}.")
 
 
 def _others(
-    nodes: Sequence[ElementNode], index: int, redact: Callable[[str], str], lead: str, none: str
+    nodes: Sequence[ElementNode],
+    index: int,
+    redact: Callable[[str], str],
+    lead: str,
+    none: str,
+    snapshot: DomSnapshot | None = None,
 ) -> str:
     """The elements of ``nodes`` nearest ``index`` (not itself) after ``lead``, or that there are none."""
     others = [n for n in nodes if n.index != index]
     if not others:
         return f"this page shows {none}"
-    return lead + ", ".join(said(n, redact) for n in _nearest(others, index))
+    return lead + ", ".join(said(n, redact, snapshot) for n in _nearest(others, index))
 
 
 async def check_listable(
@@ -210,6 +236,6 @@ async def check_listable(
     kind = str(await handle.evaluate(_LIST_KIND_JS))
     if not kind:
         return
-    where = _others(lists_of(snapshot), index, redact, "lists here: ", "no list")
+    where = _others(lists_of(snapshot), index, redact, "lists here: ", "no list", snapshot)
     what = "a text field" if kind == "field" else _kind_words(kind, node, redact)
     raise ActionError(f"element {index} is {what}, not a list: {_USE[kind]}; {where}.")

@@ -119,7 +119,7 @@ async def check_not_sending_unset(
     if not unset:
         return
     held.add(key)
-    named = ", ".join(f"{said(n, redact)} {_SAID[how]}" for n, how in unset[:_SHOWN])
+    named = ", ".join(f"{said(n, redact, snapshot)} {_SAID[how]}" for n, how in unset[:_SHOWN])
     raise ActionError(
         f"element {index} would send the form with fields not set yet: {named}; set them first, or click "
         f"element {index} again to send it as it is."
