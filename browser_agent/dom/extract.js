@@ -112,20 +112,32 @@
     return s.visibility === "visible" && s.opacity !== "0";
   }
 
+  function hits(el, x, y) {
+    let hit = document.elementFromPoint(x, y);
+    for (let i = 0; hit && i < 20; i++) {
+      const sr = shadowOf(hit);
+      const inner = sr && sr.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    for (let n = hit; n; n = n.parentNode || n.host) if (n === el) return true;
+    return false;
+  }
+
+  // Whether a click can reach the element: its centre or top-left corner is on top, or else another
+  // point of a 3x3 grid over it (a button half under another, a link under a sticky bar's edge: a person
+  // clicks the part that shows, and so does click_element).
   function onTop(el, r) {
     const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, innerWidth);
     const y0 = Math.max(r.top, 0), y1 = Math.min(r.bottom, innerHeight);
     if (x1 <= x0 || y1 <= y0) return true; // outside this frame's own viewport: cannot be hit-tested
-    const points = [[(x0 + x1) / 2, (y0 + y1) / 2], [x0 + Math.min(4, (x1 - x0) / 2), y0 + Math.min(4, (y1 - y0) / 2)]];
-    for (const [x, y] of points) {
-      let hit = document.elementFromPoint(x, y);
-      for (let i = 0; hit && i < 20; i++) {
-        const sr = shadowOf(hit);
-        const inner = sr && sr.elementFromPoint(x, y);
-        if (!inner || inner === hit) break;
-        hit = inner;
+    if (hits(el, (x0 + x1) / 2, (y0 + y1) / 2)) return true;
+    if (hits(el, x0 + Math.min(4, (x1 - x0) / 2), y0 + Math.min(4, (y1 - y0) / 2))) return true;
+    for (const fy of [1 / 6, 1 / 2, 5 / 6]) {
+      for (const fx of [1 / 6, 1 / 2, 5 / 6]) {
+        if (fx === 1 / 2 && fy === 1 / 2) continue;
+        if (hits(el, x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy)) return true;
       }
-      for (let n = hit; n; n = n.parentNode || n.host) if (n === el) return true;
     }
     return false;
   }

@@ -2,10 +2,11 @@
 
 Playwright's ``click`` proves actionability over several round trips (visible, stable across animation
 frames, enabled, receives events at its point). One in-page check answers the same questions: enabled,
-scrolled into view, and on top at its centre.
+scrolled into view, and on top at its centre (or, for an element partly under another, at a point of
+it that shows: that point is clicked).
 
 ``click_at_point`` is the fast path for an element of the top document: that check finds the element by
-its id and returns its centre, and the mouse clicks there (real mouse events, as Playwright sends them).
+its id and returns its point, and the mouse clicks there (real mouse events, as Playwright sends them).
 No element handle is made, so Playwright does not load its helper script into the new document twice
 (for the handle's preview and for the click), which costs more than the click itself on a fresh page.
 What the click sets off (a navigation, a new tab) is waited for by ``BrowserSession.watch_input``.
@@ -21,8 +22,9 @@ from playwright.async_api import ElementHandle, Frame, Page
 
 __all__ = ["click_at_point", "click_checked"]
 
-# The element's centre in its frame's viewport once scrolled into view, or null when it is disabled,
-# empty or covered there.
+# Where to click the element in its frame's viewport once scrolled into view: its centre, or when that
+# is covered (a button half under another) the first point of a 3x3 grid over it that is on top, as
+# [x, y, x - left, y - top]; null when it is disabled, empty or covered all over.
 _CENTRE_JS = """(el) => {
   if (!el || el.disabled || el.getAttribute('aria-disabled') === 'true' || !el.isConnected) return null;
   let r = el.getBoundingClientRect();
@@ -31,14 +33,22 @@ _CENTRE_JS = """(el) => {
     r = el.getBoundingClientRect();
   }
   if (r.width < 1 || r.height < 1) return null;
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  let top = el.ownerDocument.elementFromPoint(x, y);
-  while (top && top.shadowRoot) {
-    const inner = top.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === top) break;
-    top = inner;
+  const onTop = (x, y) => {
+    let top = el.ownerDocument.elementFromPoint(x, y);
+    while (top && top.shadowRoot) {
+      const inner = top.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === top) break;
+      top = inner;
+    }
+    return !!top && (top === el || el.contains(top));
+  };
+  const grid = [[1 / 2, 1 / 2]];
+  for (const fy of [1 / 6, 1 / 2, 5 / 6]) for (const fx of [1 / 6, 1 / 2, 5 / 6]) grid.push([fx, fy]);
+  for (const [fx, fy] of grid) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    if (onTop(x, y)) return [x, y, x - r.left, y - r.top];
   }
-  return !!top && (top === el || el.contains(top)) ? [x, y] : null;
+  return null;
 }"""
 
 # The same for the element registered under an id by the extractor (window.__browserAgent).
@@ -59,7 +69,7 @@ async def click_at_point(page: Page, frame: Frame, element_id: str) -> bool:
     centre = await frame.evaluate(_CENTRE_BY_ID_JS, element_id)
     if centre is None:
         return False
-    x, y = centre
+    x, y = centre[0], centre[1]
     await page.mouse.click(x, y)
     return True
 
@@ -78,4 +88,7 @@ async def click_checked(handle: ElementHandle) -> None:
     if ready is None and await handle.evaluate(_DISABLED_JS):
         await handle.click(timeout=DISABLED_WAIT_MS)
         return
-    await handle.click(force=ready is not None)
+    if ready is None:
+        await handle.click()
+        return
+    await handle.click(force=True, position={"x": ready[2], "y": ready[3]})
