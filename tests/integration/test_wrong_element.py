@@ -93,7 +93,7 @@ async def test_switching_to_a_missing_tab_names_the_page_s_own_tabs(
     result = await _run(session, {"action": "switch_tab", "tab_id": 1})
     assert result.error == (
         "There is no tab 1: there is one browser tab (0); the page's own tabs are elements: [0] Tab 1, "
-        "[1] Tab 2, [2] Alpha, [3] Beta; click one with click_element."
+        "[1] Tab 2, [2] Alpha, [3] Beta, [14] Section 3, [15] One; click one with click_element."
     )
     closing = await _run(session, {"action": "close_tab", "tab_id": 2})
     assert closing.error is not None and closing.error.startswith(
