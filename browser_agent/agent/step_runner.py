@@ -171,7 +171,7 @@ class StepRunner:
             step.model_output = StepOutput.model_validate(reply.parsed.model_dump(mode="json"))
             if not self._repeats_itself(step, page):
                 await self._enter(step, "act")
-                results = await self._act(reply.parsed.action)
+                results = await self._act(reply.parsed.action, reply.parsed.current_state.next_goal)
                 task, redact = self.deps.messages.task, self.deps.secrets.redact
                 self._record_results(step, self._done_guard.check(task, state.snapshot, results, redact))
                 self._opened = tuple(("click_element", index) for index in opened_by_pointing(results))
@@ -344,7 +344,7 @@ class StepRunner:
         union = self.deps.controller.action_union(url)
         return build_output_model(union, self.deps.settings.max_actions_per_step)
 
-    async def _act(self, actions: list[Any]) -> list[ActionResult]:
+    async def _act(self, actions: list[Any], goal: str = "") -> list[ActionResult]:
         deps = self.deps
         return await deps.controller.run(
             actions,
@@ -353,6 +353,7 @@ class StepRunner:
             sensitive_data=deps.secrets,
             allowed_files=deps.settings.allowed_files,
             model_chose=True,
+            goal=goal,
         )
 
     @staticmethod

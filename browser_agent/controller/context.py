@@ -51,6 +51,9 @@ class ActionContext:
     # The actions are an agent's model's choice: the checks that catch a model's slips (a form sent with
     # its fields unset) apply. Replays, workflows and direct calls run what they are given.
     model_chose: bool = False
+    # The step's goal in the model's words: a click on an element it does not name, while it names
+    # another, is held back once (``controller/actions/goal_guard.py``).
+    goal: str = ""
 
     @property
     def page(self) -> Page:

@@ -144,11 +144,14 @@ class Controller:
         sensitive_data: SensitiveData | Secrets | None = None,
         allowed_files: Iterable[str | Path] = (),
         model_chose: bool = False,
+        goal: str = "",
     ) -> list[ActionResult]:
         """Run ``actions`` in order on ``session``; one result per action, skipped ones included.
 
         ``model_chose``: the actions are an agent's model's choice, and a click that would send a form
-        with its fields unset is held back once (``controller/actions/submit_guard.py``).
+        with its fields unset is held back once (``controller/actions/submit_guard.py``). ``goal``: the
+        step's goal in the model's words; a click on an element it does not name, while it names another,
+        is held back once (``controller/actions/goal_guard.py``).
 
         Raises:
             pydantic.ValidationError: a dict in ``actions`` names no known action or has a bad field.
@@ -162,6 +165,7 @@ class Controller:
             allowed_files=tuple(Path(p) for p in allowed_files),
             settings=self.settings,
             model_chose=model_chose,
+            goal=goal,
         )
         parsed = [self.parse_action(a) for a in actions]
         results: list[ActionResult] = []

@@ -1,0 +1,120 @@
+"""A click on an element other than the one the step's goal names is held back once, naming both.
+
+The 1.5B model wrote "Click on Tab #1." and clicked index 2, Tab #3; "Click on Felita from the submenu."
+and clicked Genni below it; "Click on the link 'at'." and clicked the first link of the paragraph. The
+goal it wrote is what it read off the page, and the index it chose disagrees with it. So a click whose
+element the step's ``next_goal`` does not name, while the goal names exactly one other element of the
+page the model saw, is refused the first time: the model is told which element its goal names, and its
+index. A second click on the same element goes through (the goal may have meant it otherwise).
+
+The goal agrees with the click when it holds the element's text (or name) in any case: quoted, or as
+the same words in a row. It names another element only when it writes that one's text as the page
+does: quoted, or, for a text with a capital letter or a digit, the same words in a row in the same
+case ("Tab #1", "Felita", "ONE"). "the 9th search result" names no Search button, and "at" or "go" are
+words of any sentence. A click on an element with no name (an icon) or a list (its options are its
+words), or whose goal names no other element or several, is not checked.
+
+With ``json_schema``, a click sent alone and held back is not offered again on the unchanged page (the
+loop rule leaves out what did not change it); once the page changes, it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.errors import ActionError
+
+__all__ = ["check_goal_names_it"]
+
+_LONGEST = 60  # a longer text is a paragraph, not what a goal calls an element by
+_SHOWN = 40
+_WORD = re.compile(r"\w+")
+_QUOTED = re.compile(r"'([^']{1,80})'|\"([^\"]{1,80})\"|“([^”]{1,80})”|‘([^’]{1,80})’")
+_EDGES = " .,:;!?"
+
+# Per session, the elements (page address, element id) a click on which was held back once.
+_HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+
+
+def _name(node: ElementNode) -> str:
+    """What a goal calls the element by, or "" when it has no short name (or is a list)."""
+    if node.options or node.tag == "select":
+        return ""
+    name = " ".join((node.text or node.name or node.attributes.get("value", "")).split())
+    return name if len(name) <= _LONGEST else ""
+
+
+def _in_row(words: Sequence[str], within: Sequence[str]) -> bool:
+    n = len(words)
+    return any(tuple(within[i : i + n]) == tuple(words) for i in range(len(within) - n + 1))
+
+
+@dataclass(frozen=True)
+class _Goal:
+    """The step's goal, read once: its quoted parts, and its words as written and in lower case."""
+
+    quoted: frozenset[str]
+    words: tuple[str, ...]
+    lower: tuple[str, ...]
+
+    @classmethod
+    def read(cls, goal: str) -> _Goal:
+        quoted = {" ".join(part.split()).strip(_EDGES).lower() for m in _QUOTED.findall(goal) for part in m}
+        return cls(frozenset(quoted - {""}), tuple(_WORD.findall(goal)), tuple(_WORD.findall(goal.lower())))
+
+    def agrees(self, name: str) -> bool:
+        """Whether the goal holds ``name`` in any case: quoted, or its words in a row."""
+        if name.strip(_EDGES).lower() in self.quoted:
+            return True
+        words = _WORD.findall(name.lower())
+        return bool(words) and _in_row(words, self.lower)
+
+    def names(self, name: str) -> bool:
+        """Whether the goal writes ``name`` as the page does: quoted, or with a capital or a digit, in a row
+        in the same case."""
+        if name.strip(_EDGES).lower() in self.quoted:
+            return True
+        if not any(c.isupper() or c.isdigit() for c in name):
+            return False
+        words = _WORD.findall(name)
+        return bool(words) and _in_row(words, self.words)
+
+
+def check_goal_names_it(
+    index: int,
+    node: ElementNode,
+    snapshot: DomSnapshot,
+    goal: str,
+    owner: object,
+    quote: Callable[[str], str],
+) -> None:
+    """Fail, the first time only, when ``goal`` names another element of ``snapshot`` and not ``node``;
+    ``owner`` (the browser session) keeps which clicks were held back.
+
+    Raises:
+        ActionError: which element the goal names, and that a second click goes through.
+    """
+    mine = _name(node)
+    key = (snapshot.url, node.element_id)
+    held = _HELD.setdefault(owner, set())
+    if not goal or not mine or key in held:
+        return
+    read = _Goal.read(goal)
+    if read.agrees(mine):
+        return
+    named = [
+        (i, name) for i, other in snapshot.selector_map.items() if (name := _name(other)) and read.names(name)
+    ]
+    named = [(i, name) for i, name in named if i != index and name != mine]
+    if len(named) != 1:
+        return
+    other, name = named[0]
+    held.add(key)
+    raise ActionError(
+        f"element {index} is {quote(mine[:_SHOWN])}, but your goal names {quote(name[:_SHOWN])}, which is "
+        f"element {other}: not clicked. Click element {other}, or element {index} again if you meant it."
+    )
