@@ -163,3 +163,34 @@ async def test_fields_without_a_label_are_named_by_the_text_above_them(
     assert f'[{pin}] <input> "PIN" empty, [{note}] <input> empty;' in held.error
     [refused] = await _run(session, {"action": "input_text", "index": sign_in, "text": "1234"})
     assert refused.error is not None and f'[{member}] <input> "Member number"' in refused.error
+
+
+async def test_sending_a_field_whose_suggestions_are_open_is_held_back_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/airport_search.html"))
+    field = await index_of(session, "From")
+    [typed] = await _run(session, {"action": "input_text", "index": field, "text": "Oslo"})
+    assert typed.error is None and "2 suggestions appeared under it" in str(typed.extracted_content)
+    search, torp = await index_of(session, "Search flights"), await index_of(session, "Oslo Torp")
+    assert torp == search - 1, "the options come before the button, in the order of the page"
+    [held] = await _run(session, {"action": "click_element", "index": search})
+    assert held.error is not None and held.error.startswith(
+        f"element {search} would send [{field}] <input> \"From\" holding only 'Oslo' while its suggestion "
+        f"list is open: [{torp - 1}] 'Oslo Gardermoen', [{torp}] 'Oslo Torp'; click a suggestion"
+    )
+    assert await session.page.inner_text("#sent") == ""
+    [again] = await _run(session, {"action": "click_element", "index": search})
+    assert again.error is None and await session.page.inner_text("#sent") == "Oslo"
+
+
+async def test_a_chosen_suggestion_is_sent_at_the_first_click(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/airport_search.html"))
+    await _run(session, {"action": "input_text", "index": await index_of(session, "From"), "text": "kansai"})
+    await _run(session, {"action": "click_element", "index": await index_of(session, "Osaka Kansai")})
+    [sent] = await _run(
+        session, {"action": "click_element", "index": await index_of(session, "Search flights")}
+    )
+    assert sent.error is None and await session.page.inner_text("#sent") == "Osaka Kansai"

@@ -18,7 +18,11 @@ from browser_agent.controller.actions.submenus import (
     open_submenu_by_pointing,
     submenu_items,
 )
-from browser_agent.controller.actions.submit_guard import check_not_sending_unset, may_send
+from browser_agent.controller.actions.submit_guard import (
+    check_no_open_suggestions,
+    check_not_sending_unset,
+    may_send,
+)
 from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.typed_fields import put_value
 from browser_agent.controller.context import ActionContext
@@ -57,10 +61,10 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             + (f"nothing chosen; its items are on the page now: {items}" if items else "nothing chosen")
         )
     if ctx.model_chose and may_send(node):
+        snapshot = await ctx.current_snapshot()
+        check_no_open_suggestions(index, node, snapshot, ctx.session, ctx.redact)
         _, handle = await ctx.element(index)
-        await check_not_sending_unset(
-            index, node, handle, await ctx.current_snapshot(), ctx.session, ctx.redact
-        )
+        await check_not_sending_unset(index, node, handle, snapshot, ctx.session, ctx.redact)
     opened: list[Page] = []
 
     def on_page(page: Page) -> None:

@@ -20,7 +20,7 @@ from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError, ElementNotFoundError
 
-__all__ = ["check_not_sending_unset", "may_send", "note_chosen"]
+__all__ = ["check_no_open_suggestions", "check_not_sending_unset", "may_send", "note_chosen"]
 
 _SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
 _SHOWN = 4
@@ -68,6 +68,8 @@ _SAID = {"empty": "empty", "default": "not chosen yet", "unchosen": "not chosen 
 
 # Per session, the buttons (page address, element id) already held back once.
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+# Per session, the buttons (page address, element id) held back once for an open suggestion list.
+_HELD_SUGGESTING: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
 # Per session, the lists (page address, element id) an action chose in: one chosen at the option the page
 # had chosen already is set all the same (the task named that option).
 _CHOSEN: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
@@ -153,3 +155,53 @@ async def _fields_in(
         if how in _SAID or how == "set":
             found.append((field, how))
     return found
+
+
+_ITEM_ROLES = frozenset({"option", "menuitem"})
+
+
+def _value_shown(field: ElementNode) -> str:
+    """The field's value as the page view shows it (its ``value="..."`` state), or ""."""
+    for state in field.states:
+        if state.startswith('value="') and state.endswith('"'):
+            return state[len('value="') : -1].strip()
+    return ""
+
+
+def check_no_open_suggestions(
+    index: int, node: ElementNode, snapshot: DomSnapshot, owner: object, redact: Callable[[str], str]
+) -> None:
+    """Fail, the first time only, when ``node`` would send a field whose suggestion list is open with items
+    that hold the typed text and none that is it ("Bela" typed, "Belarus" offered): the field then holds
+    only what was typed. Items are options or menu items, or list items new on the page the model saw
+    (jQuery UI's suggestions have no role). The 1.5B model typed the start of a country and pressed
+    Submit, the suggestion unchosen (use-autocomplete).
+
+    Raises:
+        ActionError: the field, its suggestions, and that a second click sends it as typed.
+    """
+    key = (snapshot.url, node.element_id)
+    held = _HELD_SUGGESTING.setdefault(owner, set())
+    if key in held or not may_send(node):
+        return
+    items = [
+        (n, (n.text or n.name).strip())
+        for n in snapshot.selector_map.values()
+        if n.frame_id == node.frame_id and (n.role in _ITEM_ROLES or (n.tag == "li" and n.is_new))
+    ]
+    for field in fields_of(snapshot):
+        typed = _value_shown(field)
+        if not typed or field.frame_id != node.frame_id:
+            continue
+        if any(text.lower() == typed.lower() for _, text in items):
+            continue
+        holding = [(n, text) for n, text in items if text and typed.lower() in text.lower()]
+        if not holding:
+            continue
+        held.add(key)
+        offered = ", ".join(f"[{n.index}] {redact(text)[:40]!r}" for n, text in holding[:_SHOWN])
+        raise ActionError(
+            f"element {index} would send {said(field, redact, snapshot)} holding only {redact(typed)[:40]!r} "
+            f"while its suggestion list is open: {offered}; click a suggestion to fill the field, or click "
+            f"element {index} again to send it as typed."
+        )
