@@ -56,11 +56,13 @@ async def test_clicks_the_goal_agrees_with_or_says_nothing_against_run_at_once(p
     save, discard = await _exact(page, "Save"), await index_of(page, "Discard")
     assert (await _click(page, save, "Press 'Save' to keep the new name.")).error is None
     assert (await _click(page, discard, "Close the form.")).error is None  # names nothing on the page
+    # a goal of two clauses plans two actions: the click is the first one's, not the OK of the second
+    assert (await _click(page, await index_of(page, "Cancel"), "Close the form and press OK.")).error is None
     # a word of the page in lower case in a sentence is not its button: "search" is no "Search"
     assert (await _click(page, discard, "Click the 3rd search result.")).error is None
     # "Save changes" and "Discard" both named: which one the model meant is not for the check to say
     assert (await _click(page, await index_of(page, "OK"), "Save changes, then Discard.")).error is None
-    assert await _clicked(page) == "Save;Discard;Discard;OK;"
+    assert await _clicked(page) == "Save;Discard;Cancel;Discard;OK;"
 
 
 async def test_short_names_count_only_quoted_or_in_capitals(page: BrowserSession) -> None:

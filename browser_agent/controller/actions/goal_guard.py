@@ -8,11 +8,12 @@ page the model saw, is refused the first time: the model is told which element i
 index. A second click on the same element goes through (the goal may have meant it otherwise).
 
 The goal agrees with the click when it holds the element's text (or name) in any case: quoted, or as
-the same words in a row. It names another element only when it writes that one's text as the page
-does: quoted, or, for a text with a capital letter or a digit, the same words in a row in the same
-case ("Tab #1", "Felita", "ONE"). "the 9th search result" names no Search button, and "at" or "go" are
-words of any sentence. A click on an element with no name (an icon) or a list (its options are its
-words), or whose goal names no other element or several, is not checked.
+the same words in a row. It names another element only in its first clause ("Select another option
+and click Submit" plans two actions, and a click on an option is the first), and only when it writes
+that one's text as the page does: quoted, or, for a text with a capital letter or a digit, the same
+words in a row in the same case ("Tab #1", "Felita", "ONE"). "the 9th search result" names no Search
+button, and "at" or "go" are words of any sentence. A click on an element with no name (an icon) or a
+list (its options are its words), or whose goal names no other element or several, is not checked.
 
 With ``json_schema``, a click sent alone and held back is not offered again on the unchanged page (the
 loop rule leaves out what did not change it); once the page changes, it is.
@@ -35,6 +36,9 @@ _SHOWN = 40
 _WORD = re.compile(r"\w+")
 _QUOTED = re.compile(r"'([^']{1,80})'|\"([^\"]{1,80})\"|“([^”]{1,80})”|‘([^’]{1,80})’")
 _EDGES = " .,:;!?"
+# Where a goal's first clause ends: "Select i2bF and click Submit" plans two actions, and the click of
+# the first clause is not the Submit of the second.
+_FIRST_CLAUSE = re.compile(r"\s(?:and|then)\s|;|\.\s", re.IGNORECASE)
 
 # Per session, the elements (page address, element id) a click on which was held back once.
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
@@ -61,10 +65,14 @@ class _Goal:
     words: tuple[str, ...]
     lower: tuple[str, ...]
 
+    first: _Goal | None = None  # the goal's first clause, read the same way
+
     @classmethod
-    def read(cls, goal: str) -> _Goal:
+    def read(cls, goal: str, whole: bool = True) -> _Goal:
         quoted = {" ".join(part.split()).strip(_EDGES).lower() for m in _QUOTED.findall(goal) for part in m}
-        return cls(frozenset(quoted - {""}), tuple(_WORD.findall(goal)), tuple(_WORD.findall(goal.lower())))
+        first = cls.read(_FIRST_CLAUSE.split(goal, maxsplit=1)[0], whole=False) if whole else None
+        words, lower = tuple(_WORD.findall(goal)), tuple(_WORD.findall(goal.lower()))
+        return cls(frozenset(quoted - {""}), words, lower, first)
 
     def agrees(self, name: str) -> bool:
         """Whether the goal holds ``name`` in any case: quoted, or its words in a row."""
@@ -106,8 +114,11 @@ def check_goal_names_it(
     read = _Goal.read(goal)
     if read.agrees(mine):
         return
+    first = read.first or read
     named = [
-        (i, name) for i, other in snapshot.selector_map.items() if (name := _name(other)) and read.names(name)
+        (i, name)
+        for i, other in snapshot.selector_map.items()
+        if (name := _name(other)) and first.names(name)
     ]
     named = [(i, name) for i, name in named if i != index and name != mine]
     if len(named) != 1:
