@@ -121,3 +121,37 @@ async def test_in_a_run_the_model_is_told_and_clicks_what_its_goal_names(
 
 def brain(goal: str) -> dict[str, str]:
     return {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": goal}
+
+
+async def test_a_click_beside_a_list_the_goal_names_is_held_once_naming_the_list(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/goal_list.html"))
+    email, sms = await index_of(session, "Email"), await index_of(session, "SMS")
+    push, digest = await index_of(session, "Push alerts"), await index_of(session, "Weekly digest")
+    goal = "Tick Email, Push alerts, Weekly digest and save."
+    results = await Controller().run(
+        [{"action": "click_element", "index": i} for i in (email, sms, push)],
+        session,
+        model_chose=True,
+        goal=goal,
+    )
+    assert results[0].error is None and results[2].skipped
+    assert results[1].error == (
+        f"element {sms} is 'SMS', which your goal does not name; it names 'Email' ({email}), 'Push alerts' "
+        f"({push}), 'Weekly digest' ({digest}): not clicked. Click those, or element {sms} again if you "
+        "meant it."
+    )
+    assert await _clicked(session) == "Email;"
+    # another kind than the list (the form's button, a link) is not the list's neighbour: it runs
+    for index in (push, digest, await index_of(session, "Save preferences")):
+        [result] = await Controller().run(
+            [{"action": "click_element", "index": index}], session, model_chose=True, goal=goal
+        )
+        assert result.error is None
+    assert await _clicked(session) == "Email;Push alerts;Weekly digest;saved;"
+    # held once: the same click again goes through
+    [again] = await Controller().run(
+        [{"action": "click_element", "index": sms}], session, model_chose=True, goal=goal
+    )
+    assert again.error is None and await _clicked(session) == "Email;Push alerts;Weekly digest;saved;SMS;"

@@ -13,7 +13,12 @@ and click Submit" plans two actions, and a click on an option is the first), and
 that one's text as the page does: quoted, or, for a text with a capital letter or a digit, the same
 words in a row in the same case ("Tab #1", "Felita", "ONE"). "the 9th search result" names no Search
 button, and "at" or "go" are words of any sentence. A click on an element with no name (an icon) or a
-list (its options are its words), or whose goal names no other element or several, is not checked.
+list (its options are its words), or whose goal names no other element, is not checked.
+
+A goal that lists several elements of the clicked one's kind ("Select REK, cctQi2, ES, 3zeW" over a
+column of checkboxes) and not it holds the click back too: the model had clicked 0, 1, 2, 3, 4 down the
+column, two of them not on its own list. A click of another kind (Submit after the checkboxes) or a list
+whose names hold one another ("Save changes" and "Save") is not checked.
 
 With ``json_schema``, a click sent alone and held back is not offered again on the unchanged page (the
 loop rule leaves out what did not change it); once the page changes, it is.
@@ -33,6 +38,7 @@ __all__ = ["check_goal_names_it"]
 
 _LONGEST = 60  # a longer text is a paragraph, not what a goal calls an element by
 _SHOWN = 40
+_LISTED = 8  # a goal naming more elements than this reads the page out, it does not plan clicks
 _WORD = re.compile(r"\w+")
 _QUOTED = re.compile(r"'([^']{1,80})'|\"([^\"]{1,80})\"|“([^”]{1,80})”|‘([^’]{1,80})’")
 _EDGES = " .,:;!?"
@@ -121,11 +127,35 @@ def check_goal_names_it(
         if (name := _name(other)) and first.names(name)
     ]
     named = [(i, name) for i, name in named if i != index and name != mine]
-    if len(named) != 1:
-        return
-    other, name = named[0]
-    held.add(key)
-    raise ActionError(
-        f"element {index} is {quote(mine[:_SHOWN])}, but your goal names {quote(name[:_SHOWN])}, which is "
-        f"element {other}: not clicked. Click element {other}, or element {index} again if you meant it."
-    )
+    if len(named) == 1:
+        other, name = named[0]
+        held.add(key)
+        raise ActionError(
+            f"element {index} is {quote(mine[:_SHOWN])}, but your goal names {quote(name[:_SHOWN])}, which is "
+            f"element {other}: not clicked. Click element {other}, or element {index} again if you meant it."
+        )
+    if _a_list_of_its_kind(node, named, snapshot):
+        held.add(key)
+        listed = ", ".join(f"{quote(name[:_SHOWN])} ({i})" for i, name in named[:_LISTED])
+        raise ActionError(
+            f"element {index} is {quote(mine[:_SHOWN])}, which your goal does not name; it names {listed}: "
+            f"not clicked. Click those, or element {index} again if you meant it."
+        )
+
+
+def _kind(node: ElementNode) -> tuple[str, str, str]:
+    return node.tag, node.attributes.get("type", "").lower(), node.attributes.get("role", "").lower()
+
+
+def _a_list_of_its_kind(node: ElementNode, named: list[tuple[int, str]], snapshot: DomSnapshot) -> bool:
+    """Whether the goal lists several elements of the clicked one's kind ("Select REK, ES and 3zeW" among
+    checkboxes), none of whose names holds another's: a click on a neighbour of theirs is the index run
+    of a small model ("click 0, 1, 2, 3"), not a plan. A Submit after a list of checkboxes is another kind,
+    and "Save changes" beside "Save" leaves which one was meant open."""
+    if len(named) < 2 or len(named) > _LISTED:
+        return False
+    nodes = snapshot.selector_map
+    if any(_kind(nodes[i]) != _kind(node) for i, _ in named):
+        return False
+    words = [_WORD.findall(name.lower()) for _, name in named]
+    return not any(a is not b and _in_row(a, b) for a in words for b in words)
