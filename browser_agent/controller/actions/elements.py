@@ -10,7 +10,7 @@ from browser_agent.action_specs import elements as specs
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.field_values import VALUE_TYPES
-from browser_agent.controller.actions.goal_guard import check_goal_names_it
+from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.refusals import check_typeable
 from browser_agent.controller.actions.submenus import (
@@ -52,7 +52,10 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             f"{index} and the text of one option" + (f" ({options})." if options else ".")
         )
     if ctx.model_chose:
-        check_goal_names_it(index, node, await ctx.current_snapshot(), ctx.goal, ctx.session, ctx.quote)
+        try:
+            check_goal_names_it(index, node, await ctx.current_snapshot(), ctx.goal, ctx.session, ctx.quote)
+        except OffTheList as exc:  # the step's clicks on the list still run
+            return ActionResult(skipped=True, extracted_content=ctx.redact(str(exc)))
     if announces_submenu(node) and await open_submenu_by_pointing(item := (await ctx.element(index))[1]):
         items = ", ".join(ctx.quote(name[:OPTION_CAP]) for name in await submenu_items(item))
         await ctx.session.settle()

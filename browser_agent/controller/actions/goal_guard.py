@@ -18,7 +18,8 @@ list (its options are its words), or whose goal names no other element, is not c
 A goal that lists several elements of the clicked one's kind ("Select REK, cctQi2, ES, 3zeW" over a
 column of checkboxes) and not it holds the click back too: the model had clicked 0, 1, 2, 3, 4 down the
 column, two of them not on its own list. A click of another kind (Submit after the checkboxes) or a list
-whose names hold one another ("Save changes" and "Save") is not checked.
+whose names hold one another ("Save changes" and "Save") is not checked. Such a click is left out of
+the step, not failed: the step's other clicks, on the elements the list names, still run.
 
 With ``json_schema``, a click sent alone and held back is not offered again on the unchanged page (the
 loop rule leaves out what did not change it); once the page changes, it is.
@@ -34,7 +35,7 @@ from weakref import WeakKeyDictionary
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
-__all__ = ["check_goal_names_it"]
+__all__ = ["OffTheList", "check_goal_names_it"]
 
 _LONGEST = 60  # a longer text is a paragraph, not what a goal calls an element by
 _SHOWN = 40
@@ -98,6 +99,11 @@ class _Goal:
         return bool(words) and _in_row(words, self.words)
 
 
+class OffTheList(ActionError):
+    """A click beside the list of elements the goal names: left out of the step, whose other actions
+    still run (nothing happened to the page)."""
+
+
 def check_goal_names_it(
     index: int,
     node: ElementNode,
@@ -111,6 +117,7 @@ def check_goal_names_it(
 
     Raises:
         ActionError: which element the goal names, and that a second click goes through.
+        OffTheList: the goal lists several elements of the clicked one's kind and not it.
     """
     mine = _name(node)
     key = (snapshot.url, node.element_id)
@@ -131,15 +138,16 @@ def check_goal_names_it(
         other, name = named[0]
         held.add(key)
         raise ActionError(
-            f"element {index} is {quote(mine[:_SHOWN])}, but your goal names {quote(name[:_SHOWN])}, which is "
-            f"element {other}: not clicked. Click element {other}, or element {index} again if you meant it."
+            f"element {index} is {quote(mine[:_SHOWN])}, but your goal names {quote(name[:_SHOWN])}, "
+            f"which is element {other}: not clicked. Click element {other}, or element {index} again if you "
+            "meant it."
         )
     if _a_list_of_its_kind(node, named, snapshot):
         held.add(key)
         listed = ", ".join(f"{quote(name[:_SHOWN])} ({i})" for i, name in named[:_LISTED])
-        raise ActionError(
-            f"element {index} is {quote(mine[:_SHOWN])}, which your goal does not name; it names {listed}: "
-            f"not clicked. Click those, or element {index} again if you meant it."
+        raise OffTheList(
+            f"element {index} ({quote(mine[:_SHOWN])}) not clicked: your goal does not name it, it names "
+            f"{listed}. Click element {index} again if you meant it."
         )
 
 
