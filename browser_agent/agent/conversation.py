@@ -52,6 +52,18 @@ _ELEMENT_LINE = re.compile(r"^\s*\[\d+\]<")
 PASSAGES_HEADER = "The passages of this whole page that best match your task, in full:"
 
 
+@dataclass(frozen=True)
+class TaskHints:
+    """What the state adds for the task beyond the page view: ``passages``, the long page's text that
+    matches it, and ``hidden``, where the page hides the names it quotes."""
+
+    passages: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+
+
+NO_HINTS = TaskHints()
+
+
 def page_of_state(state_text: str) -> str:
     """The page part of a state message (what a scripted policy reads to find an element)."""
     start = state_text.find(PAGE_OPEN)
@@ -157,17 +169,18 @@ class Conversation:
         max_steps: int,
         plan: str | None,
         warnings: list[str] | None = None,
-        passages: tuple[str, ...] = (),
+        hints: TaskHints = NO_HINTS,
     ) -> str:
-        """The current state: where the browser is, what changed, the page, and under it ``passages``,
-        the page's text that matches the task (``agent/task_passages.py``) not already in the view. The
-        last actions' results are in the newest memo, just above it."""
+        """The current state: where the browser is, what changed, where the page hides what the task
+        names (``hints.hidden``, ``agent/task_hidden.py``), the page, and under it ``hints.passages``, the
+        page's text that matches the task (``agent/task_passages.py``) not already in the view. The last
+        actions' results are in the newest memo, just above it."""
         view = page_text(state)
-        lines = [f"Step {step} of {max_steps}.", *view.header, *view.events]
+        lines = [f"Step {step} of {max_steps}.", *view.header, *view.events, *hints.hidden]
         lines += [f"Warning: {w}" for w in warnings or ()]
         if plan:
             lines += ["Plan from the planner:", plan]
-        body = view.body + _passages_text(passages, view.body)
+        body = view.body + _passages_text(hints.passages, view.body)
         lines += [PAGE_HEADER, PAGE_OPEN, body.replace(PAGE_CLOSE, "</ page>"), PAGE_CLOSE]
         self.last_state_text = self._secrets.redact("\n".join(lines))
         return self.last_state_text

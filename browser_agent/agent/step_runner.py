@@ -16,7 +16,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from browser_agent.agent.conversation import Conversation
+from browser_agent.agent.conversation import Conversation, TaskHints
 from browser_agent.agent.conversation_file import save_conversation
 from browser_agent.agent.done_guard import DoneGuard
 from browser_agent.agent.evaluation_pins import FIRST_EVALUATION, Pins, verdict
@@ -25,6 +25,7 @@ from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
 from browser_agent.agent.settings import AgentSettings
 from browser_agent.agent.step_pictures import final_picture, recorded
+from browser_agent.agent.task_hidden import hidden_openers
 from browser_agent.agent.task_passages import task_passages
 from browser_agent.agent.task_url import task_url
 from browser_agent.agent.unusable_actions import unusable_actions
@@ -151,7 +152,7 @@ class StepRunner:
             return self._finish(step)
         if self._unsaid:
             state, self._unsaid = replace(state, events=self._unsaid + state.events), ()
-        passages = await self._passages(state)
+        hints = TaskHints(await self._passages(state), await self._hidden(state))
         step.url, step.title = state.url, state.title
         step.timings.state_ms = self._elapsed_ms()
         self._keep_screenshot(step, state)
@@ -161,7 +162,7 @@ class StepRunner:
         warnings = self._warnings
         try:
             reply = await self._decide(
-                step, state, vision, (number, max_steps), plan, self._left_out(page, state), passages
+                step, state, vision, (number, max_steps), plan, self._left_out(page, state), hints
             )
         except StepHalted:  # told again when the step runs again
             self._unsaid, self._warnings = state.events, warnings
@@ -194,6 +195,14 @@ class StepRunner:
             return await task_passages(page, deps.messages.task, state, budget, deps.secrets.redact)
         except (BrowserError, PlaywrightError) as exc:  # the page went away meanwhile: the view is enough
             logger.debug("No task passages: %s", exc)
+            return ()
+
+    async def _hidden(self, state: BrowserState) -> tuple[str, ...]:
+        """Where the page hides the names the task quotes; none when the page cannot be searched."""
+        try:
+            return await hidden_openers(self.deps.session.page, self.deps.messages.task, state.snapshot)
+        except (BrowserError, PlaywrightError) as exc:  # the page went away meanwhile: the view is enough
+            logger.debug("No hidden names: %s", exc)
             return ()
 
     def _repeats_itself(self, step: AgentStep, page: str) -> bool:
@@ -268,7 +277,7 @@ class StepRunner:
         position: tuple[int, int],
         plan: str | None,
         left_out: tuple[tuple[str, int], ...],
-        passages: tuple[str, ...],
+        hints: TaskHints,
     ) -> StructuredReply[AgentOutput] | None:
         deps, settings = self.deps, self.deps.settings
         number, max_steps = position
@@ -279,7 +288,7 @@ class StepRunner:
             max_steps=max_steps,
             plan=plan,
             warnings=warnings,
-            passages=passages,
+            hints=hints,
         )
         messages = deps.messages.build(text, screenshot)
         if deps.settings.save_conversation_path is not None:
