@@ -33,7 +33,9 @@ def test_the_names_a_task_quotes_are_read_once_each() -> None:
     assert quoted_names("Click the user's account, don't wait") == ()  # apostrophes quote nothing
 
 
-async def test_each_closed_part_is_opened_by_its_own_control(session: BrowserSession, server: LocalServer) -> None:
+async def test_each_closed_part_is_opened_by_its_own_control(
+    session: BrowserSession, server: LocalServer
+) -> None:
     await session.navigate(server.url(PAGE))
     returns, products = await index_of(session, "Returns"), await index_of(session, "Products")
     question, manuals = await index_of(session, "Can I change my order?"), await index_of(session, "Manuals")
