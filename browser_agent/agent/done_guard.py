@@ -9,6 +9,10 @@ that ends the run. Only the model's own ``done`` with ``success`` true is checke
 saw; a button counts as pressed once any element with its name was clicked in the run, or Enter was
 pressed (which sends a form as the button does).
 
+The same holds for an element whose whole name the task quotes ("Find and click on the file named
+"Dolores"" in a file tree), not a field: the model opened the folder, saw the file, and called ``done``
+without clicking it.
+
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
 done."): held back once, asking for the answer (``agent/answer_check.py``).
 """
@@ -20,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from browser_agent.agent.answer_check import asks_question, holds_answer
+from browser_agent.agent.task_hidden import quoted_names
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
@@ -28,6 +33,9 @@ from browser_agent.llm.schemas import NO_ELEMENT
 __all__ = ["DoneGuard"]
 
 _BUTTON_INPUTS = frozenset({"submit", "button", "image"})
+# What a task quotes a text to type or choose into, not an element to click: "Enter "Kasey" in the box".
+_FIELDS = frozenset({"input", "textarea", "select"})
+_FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"})
 _LONGEST_NAME = 30  # a longer "name" is a sentence, not what a task calls a button by
 
 
@@ -68,18 +76,21 @@ class DoneGuard:
                 self.entered = True
 
     def unpressed(self, task: str, snapshot: DomSnapshot | None) -> ElementNode | None:
-        """The first button of ``snapshot`` that ``task`` names and the run never pressed (not held back
-        before); None when there is none."""
+        """The first button of ``snapshot`` that ``task`` names, or other element that is not a field and
+        whose whole name ``task`` quotes, that the run never pressed (not held back before); None when
+        there is none."""
         if snapshot is None or self.entered:
             return None
         words = " ".join(task.split()).lower()
+        quoted = {" ".join(name.split()).lower() for name in quoted_names(task)}
         for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index):
             name = _name(node)
-            if not _is_button(node) or not 2 <= len(name) <= _LONGEST_NAME or name in self.pressed:
+            if not 2 <= len(name) <= _LONGEST_NAME or name in self.pressed or name in self._held:
                 continue
-            if name in self._held or not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words):
-                continue
-            return node
+            if _is_button(node) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words):
+                return node
+            if name in quoted and node.tag not in _FIELDS and node.role not in _FIELD_ROLES:
+                return node
         return None
 
     def check(

@@ -153,3 +153,42 @@ async def test_with_a_grammar_the_step_after_a_held_done_offers_no_done(
         )
 
     assert [offers_done(r) for r in fake.requests] == [True, True, False, True]
+
+
+async def test_done_before_clicking_the_item_the_task_quotes_is_held_back_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Told where a file was hidden, a small model opened the folder, saw the file, and called done
+    without clicking it: an element whose whole name the task quotes counts as a button the task names."""
+
+    def _open(name: str) -> Callable[[str], dict[str, object]]:
+        return lambda page: _step(
+            "open", {"action": "click_element", "index": find_index(page, "span", name)}
+        )
+
+    def _guide(page: str) -> dict[str, object]:
+        return _step("open the guide", {"action": "click_element", "index": find_index(page, "a", "Mesh M3")})
+
+    await session.navigate(server.url("agent/closed_parts.html"))
+    policy = _steps(_open("Manuals"), _open("Routers"), _finish, _guide, _finish)
+    history = await Agent(
+        'Open the "Mesh M3 guide" in the manuals', ScriptedChatModel(policy=policy), browser=session
+    ).run(max_steps=6)
+    held = history.steps[2].results[0].error
+    assert (
+        held is not None and held.startswith("not done yet: the task names [") and '"Mesh M3 guide"' in held
+    )
+    assert history.is_done() and len(history.steps) == 5
+    assert session.page.url.endswith("#m3")
+
+
+async def test_a_quoted_text_typed_into_a_field_is_no_element_to_click(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    def _type(page: str) -> dict[str, object]:
+        field = find_index(page, "input", "Archive")
+        return _step("type", {"action": "input_text", "index": field, "text": "rivers"})
+
+    history = await _run(session, server, 'Type "rivers" into the archive box.', _steps(_type, _finish))
+    assert history.is_done() and len(history.steps) == 2
+    assert all(r.error is None for s in history.steps for r in s.results)
