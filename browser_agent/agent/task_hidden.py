@@ -9,8 +9,10 @@ opens the part it is in: one that declares it controls that part (``aria-control
 ``#id``), else the header drawn just before it (a ``<summary>``, an accordion header, a folder's name). A
 name also shown somewhere, or whose part has no such element, is not mentioned; a page that prints the
 task itself (MiniWoB++ does) is not taken to show the name. The main frame is searched, not the frames
-inside it. Nothing of the page's text goes outside the page fence: the line holds the task's own words
-and an index.
+inside it. The page is given the quoted names, never the task (a page's scripts can watch what is run
+in it); the blocks holding the names' shown copies come back and are compared with the task here.
+Nothing of the page's text goes outside the page fence: the line holds the task's own words and an
+index.
 """
 
 from __future__ import annotations
@@ -54,14 +56,15 @@ async def hidden_openers(page: Page, task: str, snapshot: DomSnapshot | None) ->
     if not names or snapshot is None or not snapshot.selector_map:
         return ()
     by_id = {node.element_id: index for index, node in snapshot.selector_map.items()}
-    spelled = {name.lower(): name for name in names}
-    found = await page.main_frame.evaluate(
-        _script(), {"needles": list(spelled), "ids": list(by_id), "task": task}
-    )
+    spelled = {" ".join(name.lower().split()): name for name in names}
+    found = await page.main_frame.evaluate(_script(), {"needles": list(spelled), "ids": list(by_id)})
+    written = " ".join(task.lower().split())
     lines = []
     for item in found:
         index = by_id.get(str(item["opener"]))
         name = spelled.get(str(item["needle"]))
-        if index is not None and name is not None:
+        # shown anywhere but in the page's own copy of the task: the model can see it
+        shown = any(not block or block not in written for block in map(str, item["shown_in"]))
+        if index is not None and name is not None and not shown:
             lines.append(f'"{name}" is on this page but hidden: element {index} opens the part holding it.')
     return tuple(lines)

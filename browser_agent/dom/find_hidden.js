@@ -1,10 +1,12 @@
 // Where the page hides a text: for each needle (lower case), the first element holding it that is not
 // shown, and the indexed element that opens the closed part it sits in. Run in one frame with the ids of
 // the elements the page view indexed (the registry of extract.js): an opener the model cannot name by
-// an index is no use to it. A shown text counts only when it is not the page writing the task out (a
-// task page that prints its own instructions). Returns [{needle, opener}] for the needles found hidden
-// and nowhere shown.
+// an index is no use to it. The task itself is not sent to the page: for each needle found hidden with an
+// opener, the blocks its shown copies sit in come back (``shown_in``), and the caller drops the needle
+// unless every one of them is the page printing the task out. Returns [{needle, opener, shown_in}].
 (args) => {
+  const BLOCK_CAP = 400;
+  const SHOWN_CAP = 8;
   const reg = window.__browserAgent;
   if (!reg || !document.body) return [];
   const indexed = new Set(args.ids);
@@ -52,36 +54,33 @@
     return null;
   };
   const norm = (s) => s.toLowerCase().replace(/\s+/g, " ").trim();
-  const task = norm(args.task);
-  // Whether el's text is part of a block that only repeats the task (the first ancestor longer than
-  // a name, within three levels).
-  const echo = (el, needle) => {
+  // The block a shown text sits in, for the caller to tell a page printing the task from one showing
+  // the name: the first ancestor longer than the name, within three levels; "" for a label-like text or
+  // a block too long to be the task.
+  const block = (el, needle) => {
     for (let e = el, n = 0; e && n < 3; e = e.parentElement, n++) {
       const text = norm(e.textContent || "");
-      if (text.length > needle.length + 10) return task.includes(text);
+      if (text.length > needle.length + 10) return text.length <= BLOCK_CAP ? text : "";
     }
-    return false;
+    return "";
   };
   const out = [];
   for (const needle of args.needles) {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     let hidden = null;
-    let visible = false;
-    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-      if (!t.data.toLowerCase().replace(/\s+/g, " ").includes(needle)) continue;
+    const shownIn = [];
+    for (let t = walker.nextNode(); t && shownIn.length < SHOWN_CAP; t = walker.nextNode()) {
+      if (!norm(t.data).includes(needle)) continue;
       const el = t.parentElement;
       if (!el || ["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "TITLE"].includes(el.tagName)) continue;
       if (shown(el)) {
-        if (echo(el, needle)) continue;
-        visible = true;
-        break;
-      }
-      if (!hidden) hidden = el;
+        shownIn.push(block(el, needle));
+        if (shownIn[shownIn.length - 1] === "") break; // shown as itself: nothing more to learn
+      } else if (!hidden) hidden = el;
     }
-    if (visible || !hidden) continue;
-    const part = closedPart(hidden);
+    const part = hidden && closedPart(hidden);
     const opener = part && (controls(part) || before(part));
-    if (opener) out.push({ needle, opener });
+    if (opener) out.push({ needle, opener, shown_in: shownIn });
   }
   return out;
 }

@@ -82,3 +82,24 @@ async def test_in_a_run_the_model_is_told_which_element_opens_the_part(
     await Agent(task, ScriptedChatModel(policy=policy), browser=session).run(max_steps=3)
     assert _line("Return label", await index_of(session, "Returns")) not in states[-1]  # open: said no more
     assert session.page.url.endswith("#label")
+
+
+async def test_the_page_is_given_the_quoted_names_never_the_task(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A page's scripts can watch what runs in it: here every string compared by ``includes``."""
+    await session.navigate(server.url(PAGE))
+    await session.page.evaluate(
+        """() => {
+          window.__seen = [];
+          const includes = String.prototype.includes;
+          String.prototype.includes = function (s, ...rest) {
+            window.__seen.push(String(s));
+            return includes.call(this, s, ...rest);
+          };
+        }"""
+    )
+    task = 'My account number is 4417-2290; download the "Return label" for it.'
+    assert await _openers(session, task) == (_line("Return label", await index_of(session, "Returns")),)
+    seen = " ".join(await session.page.evaluate("window.__seen"))
+    assert "return label" in seen and "4417" not in seen and "account" not in seen
