@@ -87,19 +87,25 @@ async def test_in_a_run_the_model_is_told_which_element_opens_the_part(
 async def test_the_page_is_given_the_quoted_names_never_the_task(
     session: BrowserSession, server: LocalServer
 ) -> None:
-    """A page's scripts can watch what runs in it: here every string compared by ``includes``."""
+    """A page's scripts can watch what runs in it: here every string ``includes`` compares, both sides."""
     await session.navigate(server.url(PAGE))
     await session.page.evaluate(
         """() => {
           window.__seen = [];
           const includes = String.prototype.includes;
           String.prototype.includes = function (s, ...rest) {
-            window.__seen.push(String(s));
+            window.__seen.push(String(this), String(s));
             return includes.call(this, s, ...rest);
           };
         }"""
     )
     task = 'My account number is 4417-2290; download the "Return label" for it.'
     assert await _openers(session, task) == (_line("Return label", await index_of(session, "Returns")),)
+    # a shown copy in a sentence of the page's own: compared with the task, outside the page
+    await session.page.evaluate(
+        """() => document.body.insertAdjacentHTML('beforeend',
+          '<p>Print the Return label at the post office counter, or show it on your phone.</p>')"""
+    )
+    assert await _openers(session, task) == ()
     seen = " ".join(await session.page.evaluate("window.__seen"))
     assert "return label" in seen and "4417" not in seen and "account" not in seen
