@@ -157,3 +157,26 @@ async def test_a_click_beside_a_list_the_goal_names_is_left_out_once_and_the_lis
         [{"action": "click_element", "index": sms}], session, model_chose=True, goal=goal
     )
     assert not again.skipped and await _clicked(session) == "Email;Push alerts;Weekly digest;saved;SMS;"
+
+
+async def test_a_click_inside_what_the_named_item_opened_agrees_with_the_goal(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """ "Select Marietta from the submenu." and a click on Meridel, in the submenu Marietta opened, is
+    what the goal meant; a click on the menu item beside the named one is not."""
+    await session.navigate(server.url("controller/goal_menu.html"))
+    recent, edit = await index_of(session, "Open recent"), await index_of(session, "Edit")
+    [inside] = await Controller().run(
+        [{"action": "click_element", "index": recent}],
+        session,
+        model_chose=True,
+        goal="Choose from the File menu.",
+    )
+    assert inside.error is None and await _clicked(session) == "Open recent;"
+    [beside] = await Controller().run(
+        [{"action": "click_element", "index": edit}],
+        session,
+        model_chose=True,
+        goal="Choose from the File menu.",
+    )
+    assert beside.error is not None and "your goal names 'File'" in beside.error

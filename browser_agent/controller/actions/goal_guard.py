@@ -13,7 +13,9 @@ and click Submit" plans two actions, and a click on an option is the first), and
 that one's text as the page does: quoted, or, for a text with a capital letter or a digit, the same
 words in a row in the same case ("Tab #1", "Felita", "ONE"). "the 9th search result" names no Search
 button, and "at" or "go" are words of any sentence. A click on an element with no name (an icon) or a
-list (its options are its words), or whose goal names no other element, is not checked.
+list (its options are its words), or whose goal names no other element, is not checked. An element
+the goal names does not count against a click deeper inside what holds it: "Select Marietta from the
+submenu." and a click on Meridel, in the submenu that Marietta opened.
 
 A goal that lists several elements of the clicked one's kind ("Select REK, cctQi2, ES, 3zeW" over a
 column of checkboxes) and not it holds the click back too: the model had clicked 0, 1, 2, 3, 4 down the
@@ -134,6 +136,7 @@ def check_goal_names_it(
         if (name := _name(other)) and first.names(name)
     ]
     named = [(i, name) for i, name in named if i != index and name != mine]
+    named = [(i, name) for i, name in named if not _inside(node, snapshot.selector_map[i])]
     if len(named) == 1:
         other, name = named[0]
         held.add(key)
@@ -149,6 +152,18 @@ def check_goal_names_it(
             f"element {index} ({quote(mine[:_SHOWN])}) not clicked: your goal does not name it, it names "
             f"{listed}. Click element {index} again if you meant it."
         )
+
+
+def _inside(node: ElementNode, named: ElementNode) -> bool:
+    """Whether ``node`` sits deeper in what holds ``named`` than ``named`` does: an item of the submenu
+    the named item opened ("Select Marietta from the submenu." and a click on Meridel under it), a file
+    in the named folder. Tabs in one strip sit side by side, at the same depth: not inside."""
+    if len(named.chain) < 2 or named.frame_id != node.frame_id:
+        return False
+    holder = named.chain[-2]
+    if holder not in node.chain:
+        return False
+    return len(node.chain) - node.chain.index(holder) > 2
 
 
 def _kind(node: ElementNode) -> tuple[str, str, str]:
