@@ -11,7 +11,8 @@ pressed (which sends a form as the button does).
 
 The same holds for an element whose whole name the task quotes ("Find and click on the file named
 "Dolores"" in a file tree), not a field: the model opened the folder, saw the file, and called ``done``
-without clicking it.
+without clicking it. A quoted name the model typed does not count: "enter "Keneth" and press Search"
+quotes a text to enter, and a result link named Keneth is not what the task asks to click.
 
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
 done."): held back once, asking for the answer (``agent/answer_check.py``).
@@ -29,6 +30,7 @@ from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.llm.schemas import NO_ELEMENT
+from browser_agent.record import ActionCall
 
 __all__ = ["DoneGuard"]
 
@@ -55,6 +57,7 @@ class DoneGuard:
 
     pressed: set[str] = field(default_factory=set)
     entered: bool = False  # Enter was pressed in the run
+    typed: set[str] = field(default_factory=set)  # the texts the model typed, in lower case
     _held: set[str] = field(default_factory=set)
     _asked_for_answer: bool = False  # a done without an answer was held back once
     _just_held: bool = False  # the last step's done was held back
@@ -75,6 +78,14 @@ class DoneGuard:
             elif result.action == "send_keys" and "enter" in (result.extracted_content or "").lower():
                 self.entered = True
 
+    def note_typed(self, calls: Sequence[ActionCall]) -> None:
+        """Remember the texts the model typed: a quoted name it typed was a text to enter ("enter
+        "Keneth" and press Search"), not an element to click, even where a link of that name turns up."""
+        for call in calls:
+            text = call.params.get("text")
+            if call.name == "input_text" and isinstance(text, str):
+                self.typed.add(" ".join(text.split()).lower())
+
     def unpressed(self, task: str, snapshot: DomSnapshot | None) -> ElementNode | None:
         """The first button of ``snapshot`` that ``task`` names, or other element that is not a field and
         whose whole name ``task`` quotes, that the run never pressed (not held back before); None when
@@ -89,7 +100,12 @@ class DoneGuard:
                 continue
             if _is_button(node) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words):
                 return node
-            if name in quoted and node.tag not in _FIELDS and node.role not in _FIELD_ROLES:
+            if (
+                name in quoted
+                and name not in self.typed
+                and node.tag not in _FIELDS
+                and node.role not in _FIELD_ROLES
+            ):
                 return node
         return None
 

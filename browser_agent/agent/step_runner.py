@@ -170,6 +170,7 @@ class StepRunner:
         step.timings.model_ms = self._elapsed_ms() - step.timings.state_ms
         if reply is not None:
             step.model_output = StepOutput.model_validate(reply.parsed.model_dump(mode="json"))
+            self._done_guard.note_typed(step.model_output.action)
             if not self._repeats_itself(step, page):
                 await self._enter(step, "act")
                 results = await self._act(reply.parsed.action, reply.parsed.current_state.next_goal)

@@ -192,3 +192,30 @@ async def test_a_quoted_text_typed_into_a_field_is_no_element_to_click(
     history = await _run(session, server, 'Type "rivers" into the archive box.', _steps(_type, _finish))
     assert history.is_done() and len(history.steps) == 2
     assert all(r.error is None for s in history.steps for r in s.results)
+
+
+async def test_a_quoted_name_the_model_typed_is_no_element_to_click(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """ "Enter "rivers" and open the 2nd result": the first result is a link named rivers, and the task
+    does not ask for it."""
+
+    def _search(page: str) -> dict[str, object]:
+        field = find_index(page, "input", "Catalogue")
+        return _step(
+            "search",
+            {"action": "input_text", "index": field, "text": "rivers"},
+            {"action": "click_element", "index": find_index(page, "button", "Search")},
+        )
+
+    def _second(page: str) -> dict[str, object]:
+        return _step("open", {"action": "click_element", "index": find_index(page, "a", "rivers of Europe")})
+
+    await session.navigate(server.url("agent/search_results.html"))
+    task = 'Enter "rivers" in the catalogue, press Search and open the 2nd result.'
+    history = await Agent(
+        task, ScriptedChatModel(policy=_steps(_search, _second, _finish)), browser=session
+    ).run(max_steps=5)
+    assert history.is_done() and len(history.steps) == 3
+    assert all(r.error is None for s in history.steps for r in s.results)
+    assert session.page.url.endswith("#r2")
