@@ -31,6 +31,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from browser_agent.agent.task_hints import NO_HINTS, TaskHints
 from browser_agent.browser.page_text import page_text
 from browser_agent.browser.state import BrowserState
 from browser_agent.record import AgentStep, RecordedResult, describe_call, describe_outcome
@@ -50,18 +51,6 @@ TRUNCATION_NOTE = "\n... (page text cut to fit the token budget)"
 MEMO_CUT_NOTE = " ... (cut to fit the model's context)"
 _ELEMENT_LINE = re.compile(r"^\s*\[\d+\]<")
 PASSAGES_HEADER = "The passages of this whole page that best match your task, in full:"
-
-
-@dataclass(frozen=True)
-class TaskHints:
-    """What the state adds for the task beyond the page view: ``passages``, the long page's text that
-    matches it, and ``hidden``, where the page hides the names it quotes."""
-
-    passages: tuple[str, ...] = ()
-    hidden: tuple[str, ...] = ()
-
-
-NO_HINTS = TaskHints()
 
 
 def page_of_state(state_text: str) -> str:

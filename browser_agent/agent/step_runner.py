@@ -16,7 +16,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from browser_agent.agent.conversation import Conversation, TaskHints
+from browser_agent.agent.conversation import Conversation
 from browser_agent.agent.conversation_file import save_conversation
 from browser_agent.agent.done_guard import DoneGuard
 from browser_agent.agent.evaluation_pins import FIRST_EVALUATION, Pins, verdict
@@ -25,12 +25,10 @@ from browser_agent.agent.hooks import PHASE_WORDS, StepPhase
 from browser_agent.agent.loops import MAX_REPEATS, LoopWatch, loop_error, page_key, repeat_warning
 from browser_agent.agent.settings import AgentSettings
 from browser_agent.agent.step_pictures import final_picture, recorded
-from browser_agent.agent.task_hidden import hidden_openers
-from browser_agent.agent.task_passages import task_passages
+from browser_agent.agent.task_hints import NO_HINTS, TaskHints, task_hints
 from browser_agent.agent.task_url import task_url
 from browser_agent.agent.unusable_actions import unusable_actions
 from browser_agent.browser import BrowserSession, BrowserState
-from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller import ActionResult, Controller
 from browser_agent.controller.actions.refusals import misfit_actions
 from browser_agent.controller.actions.submenus import opened_by_pointing
@@ -152,7 +150,7 @@ class StepRunner:
             return self._finish(step)
         if self._unsaid:
             state, self._unsaid = replace(state, events=self._unsaid + state.events), ()
-        hints = TaskHints(await self._passages(state), await self._hidden(state))
+        hints = await self._hints(state)
         step.url, step.title = state.url, state.title
         step.timings.state_ms = self._elapsed_ms()
         self._keep_screenshot(step, state)
@@ -188,23 +186,16 @@ class StepRunner:
         opened, self._opened = self._opened, ()
         return self._loops.spent(page) + misfits + self._done_guard.left_out() + opened
 
-    async def _passages(self, state: BrowserState) -> tuple[str, ...]:
-        """The long page's passages that match the task, redacted; none when the page cannot be read."""
-        deps, budget = self.deps, self.deps.settings.task_passage_tokens
+    async def _hints(self, state: BrowserState) -> TaskHints:
+        """The long page's passages that match the task, redacted, and where it hides what the task
+        quotes; none when the page cannot be read."""
+        deps = self.deps
         try:
             page = deps.session.page
-            return await task_passages(page, deps.messages.task, state, budget, deps.secrets.redact)
-        except (BrowserError, PlaywrightError) as exc:  # the page went away meanwhile: the view is enough
-            logger.debug("No task passages: %s", exc)
-            return ()
-
-    async def _hidden(self, state: BrowserState) -> tuple[str, ...]:
-        """Where the page hides the names the task quotes; none when the page cannot be searched."""
-        try:
-            return await hidden_openers(self.deps.session.page, self.deps.messages.task, state.snapshot)
-        except (BrowserError, PlaywrightError) as exc:  # the page went away meanwhile: the view is enough
-            logger.debug("No hidden names: %s", exc)
-            return ()
+        except BrowserError:
+            return NO_HINTS
+        redact, budget = deps.secrets.redact, deps.settings.task_passage_tokens
+        return await task_hints(page, deps.messages.task, state, budget, redact)
 
     def _repeats_itself(self, step: AgentStep, page: str) -> bool:
         """Whether the step's actions were sent ``MAX_REPEATS`` times on this same page already (the step

@@ -6,10 +6,10 @@ from browser_agent.agent.conversation import (
     PAGE_CLOSE,
     PASSAGES_HEADER,
     Conversation,
-    TaskHints,
     estimate_tokens,
     page_of_state,
 )
+from browser_agent.agent.task_hints import TaskHints
 from browser_agent.browser.state import BrowserState, TabInfo
 from browser_agent.dom.snapshot import DomSnapshot, ScrollInfo, TextNode
 from browser_agent.record import AgentStep
