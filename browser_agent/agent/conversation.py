@@ -165,7 +165,7 @@ class Conversation:
         page's text that matches the task (``agent/task_passages.py``) not already in the view. The last
         actions' results are in the newest memo, just above it."""
         view = page_text(state)
-        lines = [f"Step {step} of {max_steps}.", *view.header, *view.events, *hints.hidden]
+        lines = [f"Step {step} of {max_steps}.", *view.header, *view.events, *(h.line for h in hints.hidden)]
         lines += [f"Warning: {w}" for w in warnings or ()]
         if plan:
             lines += ["Plan from the planner:", plan]

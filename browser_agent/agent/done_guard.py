@@ -12,7 +12,10 @@ pressed (which sends a form as the button does).
 The same holds for an element whose whole name the task quotes ("Find and click on the file named
 "Dolores"" in a file tree), not a field: the model opened the folder, saw the file, and called ``done``
 without clicking it. A quoted name the model typed does not count: "enter "Keneth" and press Search"
-quotes a text to enter, and a result link named Keneth is not what the task asks to click.
+quotes a text to enter, and a result link named Keneth is not what the task asks to click. And for such
+a name the page holds only in a closed part (``agent/task_hidden.py``): the model opened the wrong
+folder, or closed the menu again, and called ``done`` with the file or item never shown; the refusal
+names the element that opens the part.
 
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
 done."): held back once, asking for the answer (``agent/answer_check.py``).
@@ -25,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from browser_agent.agent.answer_check import asks_question, holds_answer
-from browser_agent.agent.task_hidden import quoted_names
+from browser_agent.agent.task_hidden import HiddenName, quoted_names
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
@@ -47,8 +50,7 @@ def _is_button(node: ElementNode) -> bool:
 
 
 def _name(node: ElementNode) -> str:
-    text = node.name or node.text or node.attributes.get("value", "")
-    return " ".join(text.split()).lower()
+    return _spaced(node.name or node.text or node.attributes.get("value", ""))
 
 
 @dataclass
@@ -84,7 +86,7 @@ class DoneGuard:
         for call in calls:
             text = call.params.get("text")
             if call.name == "input_text" and isinstance(text, str):
-                self.typed.add(" ".join(text.split()).lower())
+                self.typed.add(_spaced(text))
 
     def unpressed(self, task: str, snapshot: DomSnapshot | None) -> ElementNode | None:
         """The first button of ``snapshot`` that ``task`` names, or other element that is not a field and
@@ -92,8 +94,8 @@ class DoneGuard:
         there is none."""
         if snapshot is None or self.entered:
             return None
-        words = " ".join(task.split()).lower()
-        quoted = {" ".join(name.split()).lower() for name in quoted_names(task)}
+        words = _spaced(task)
+        quoted = {_spaced(name) for name in quoted_names(task)}
         for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index):
             name = _name(node)
             if not 2 <= len(name) <= _LONGEST_NAME or name in self.pressed or name in self._held:
@@ -115,9 +117,11 @@ class DoneGuard:
         snapshot: DomSnapshot | None,
         results: list[ActionResult],
         redact: Callable[[str], str],
+        hidden: Sequence[HiddenName] = (),
     ) -> list[ActionResult]:
         """``results`` with a successful ``done`` among them turned into a refusal, the first time a button
-        ``task`` names stands unpressed on ``snapshot``, or the first time its text answers nothing of the
+        ``task`` names stands unpressed on ``snapshot``, the first time a name ``task`` quotes is still
+        ``hidden`` on it (never clicked nor typed), or the first time its text answers nothing of the
         question ``task`` asks."""
         self.note(results)
         last = results[-1] if results else None
@@ -130,6 +134,13 @@ class DoneGuard:
                 f"not done yet: the task names {said(button, redact)}, which was not pressed in this run: "
                 f"click element {button.index} first if the task needs it "
                 "(a later done ends the run as it is)."
+            )
+        elif (closed := self._still_hidden(hidden)) is not None:
+            self._held.add(_spaced(closed.name))
+            error = (
+                f'not done yet: "{closed.name}", which the task quotes, is still hidden on this page: '
+                f"element {closed.opener.index} opens the part holding it. Open it and click "
+                f'"{closed.name}" first if the task needs it (a later done ends the run as it is).'
             )
         elif self._answerless(task, said_text := last.extracted_content or ""):
             self._asked_for_answer = True
@@ -144,9 +155,22 @@ class DoneGuard:
         self._just_held = True
         return [*results[:-1], ActionResult(action="done", error=error)]
 
+    def _still_hidden(self, hidden: Sequence[HiddenName]) -> HiddenName | None:
+        """The first of ``hidden`` the run never clicked nor typed, and not held back for before."""
+        for closed in hidden:
+            name = _spaced(closed.name)
+            if name not in self.pressed and name not in self.typed and name not in self._held:
+                return closed
+        return None
+
     def _answerless(self, task: str, text: str) -> bool:
         """Whether ``text`` is the first done of the run that answers nothing of a question ``task``."""
         return not self._asked_for_answer and asks_question(task) and not holds_answer(task, text)
+
+
+def _spaced(text: str) -> str:
+    """``text`` in lower case, its runs of white space made one space: how names are compared here."""
+    return " ".join(text.split()).lower()
 
 
 def _quoted(text: str, redact: Callable[[str], str], longest: int = 80) -> str:

@@ -173,7 +173,8 @@ class StepRunner:
                 await self._enter(step, "act")
                 results = await self._act(reply.parsed.action, reply.parsed.current_state.next_goal)
                 task, redact = self.deps.messages.task, self.deps.secrets.redact
-                self._record_results(step, self._done_guard.check(task, state.snapshot, results, redact))
+                checked = self._done_guard.check(task, state.snapshot, results, redact, hints.hidden)
+                self._record_results(step, checked)
                 self._opened = tuple(("click_element", index) for index in opened_by_pointing(results))
         return self._finish(step)
 
@@ -355,6 +356,7 @@ class StepRunner:
             allowed_files=deps.settings.allowed_files,
             model_chose=True,
             goal=goal,
+            task=deps.messages.task,
         )
 
     @staticmethod

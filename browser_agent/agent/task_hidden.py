@@ -12,21 +12,23 @@ task itself (MiniWoB++ does) is not taken to show the name. The main frame is se
 inside it. The page is given the quoted names, never the task (a page's scripts can watch what is run
 in it); the blocks holding the names' shown copies come back and are compared with the task here.
 Nothing of the page's text goes outside the page fence: the line holds the task's own words and an
-index.
+index. (Naming the opener by its label as well, ``element 1 ("Truman")``, lost a development episode of
+navigate-tree that the index alone won, and won none.)
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 from playwright.async_api import Page
 
-from browser_agent.dom.snapshot import DomSnapshot
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 
-__all__ = ["hidden_openers", "quoted_names"]
+__all__ = ["HiddenName", "hidden_openers", "quoted_names"]
 
 logger = logging.getLogger(__name__)
 
@@ -49,9 +51,23 @@ def _script() -> str:
     return resources.files("browser_agent.dom").joinpath("find_hidden.js").read_text(encoding="utf-8")
 
 
-async def hidden_openers(page: Page, task: str, snapshot: DomSnapshot | None) -> tuple[str, ...]:
-    """One line for each name ``task`` quotes that ``page`` holds only in a closed part which an element of
-    ``snapshot`` opens; none when there is no such name."""
+@dataclass(frozen=True)
+class HiddenName:
+    """A name the task quotes (as the task spells it), held only in a closed part, and the element of the
+    page view that opens the part; ``line`` is what the state says of it."""
+
+    name: str
+    opener: ElementNode
+
+    @property
+    def line(self) -> str:
+        where = f"element {self.opener.index} opens the part holding it"
+        return f'"{self.name}" is on this page but hidden: {where}.'
+
+
+async def hidden_openers(page: Page, task: str, snapshot: DomSnapshot | None) -> tuple[HiddenName, ...]:
+    """Each name ``task`` quotes that ``page`` holds only in a closed part which an element of ``snapshot``
+    opens; none when there is no such name."""
     names = quoted_names(task)
     if not names or snapshot is None or not snapshot.selector_map:
         return ()
@@ -59,12 +75,12 @@ async def hidden_openers(page: Page, task: str, snapshot: DomSnapshot | None) ->
     spelled = {" ".join(name.lower().split()): name for name in names}
     found = await page.main_frame.evaluate(_script(), {"needles": list(spelled), "ids": list(by_id)})
     written = " ".join(task.lower().split())
-    lines = []
+    hidden = []
     for item in found:
         index = by_id.get(str(item["opener"]))
         name = spelled.get(str(item["needle"]))
         # shown anywhere but in the page's own copy of the task: the model can see it
         shown = any(not block or block not in written for block in map(str, item["shown_in"]))
         if index is not None and name is not None and not shown:
-            lines.append(f'"{name}" is on this page but hidden: element {index} opens the part holding it.')
-    return tuple(lines)
+            hidden.append(HiddenName(name, snapshot.selector_map[index]))
+    return tuple(hidden)

@@ -54,6 +54,9 @@ class ActionContext:
     # The step's goal in the model's words: a click on an element it does not name, while it names
     # another, is held back once (``controller/actions/goal_guard.py``).
     goal: str = ""
+    # The agent's task: a click that would send a form before the part the task asks to expand is open
+    # is held back once (``controller/actions/expand_guard.py``).
+    task: str = ""
 
     @property
     def page(self) -> Page:

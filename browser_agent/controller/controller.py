@@ -135,7 +135,7 @@ class Controller:
         """
         return parse_action([a.action_model for a in self.registry.actions(every=True)], data)
 
-    async def run(
+    async def run(  # noqa: PLR0913 - goal and task are what the guards of a model's step read
         self,
         actions: Sequence[ActionModel | dict[str, Any]],
         session: BrowserSession,
@@ -145,13 +145,16 @@ class Controller:
         allowed_files: Iterable[str | Path] = (),
         model_chose: bool = False,
         goal: str = "",
+        task: str = "",
     ) -> list[ActionResult]:
         """Run ``actions`` in order on ``session``; one result per action, skipped ones included.
 
         ``model_chose``: the actions are an agent's model's choice, and a click that would send a form
         with its fields unset is held back once (``controller/actions/submit_guard.py``). ``goal``: the
         step's goal in the model's words; a click on an element it does not name, while it names another,
-        is held back once (``controller/actions/goal_guard.py``).
+        is held back once (``controller/actions/goal_guard.py``). ``task``: the agent's task; a click that
+        would send a form before the part it asks to expand is open is held back once
+        (``controller/actions/expand_guard.py``).
 
         Raises:
             pydantic.ValidationError: a dict in ``actions`` names no known action or has a bad field.
@@ -166,6 +169,7 @@ class Controller:
             settings=self.settings,
             model_chose=model_chose,
             goal=goal,
+            task=task,
         )
         parsed = [self.parse_action(a) for a in actions]
         results: list[ActionResult] = []

@@ -219,3 +219,48 @@ async def test_a_quoted_name_the_model_typed_is_no_element_to_click(
     assert history.is_done() and len(history.steps) == 3
     assert all(r.error is None for s in history.steps for r in s.results)
     assert session.page.url.endswith("#r2")
+
+
+def _open(name: str, tag: str = "span") -> Callable[[str], dict[str, object]]:
+    return lambda page: _step("open", {"action": "click_element", "index": find_index(page, tag, name)})
+
+
+async def test_done_while_the_quoted_name_is_still_hidden_is_held_back_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The model opened the outer folder only and called done, the guide still in a closed one: held back
+    once, naming the folder that opens it."""
+
+    def _guide(page: str) -> dict[str, object]:
+        return _step("open the guide", {"action": "click_element", "index": find_index(page, "a", "Mesh M3")})
+
+    await session.navigate(server.url("agent/closed_parts.html"))
+    policy = _steps(_open("Manuals"), _finish, _open("Routers"), _guide, _finish)
+    history = await Agent(
+        'Open the "Mesh M3 guide" in the manuals', ScriptedChatModel(policy=policy), browser=session
+    ).run(max_steps=6)
+    held = history.steps[1].results[0].error
+    routers = await index_of(session, "Routers")
+    assert held == (
+        'not done yet: "Mesh M3 guide", which the task quotes, is still hidden on this page: '
+        f'element {routers} opens the part holding it. Open it and click "Mesh M3 guide" first if the task '
+        "needs it (a later done ends the run as it is)."
+    )
+    assert history.is_done() and len(history.steps) == 5
+    assert session.page.url.endswith("#m3")
+
+
+async def test_a_quoted_name_clicked_and_hidden_again_is_done(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The menu item was clicked, then the menu closed: nothing is left to open."""
+    await session.navigate(server.url("agent/closed_parts.html"))
+    policy = _steps(
+        _open("Products", "button"), _open("Mesh router", "a"), _open("Products", "button"), _finish
+    )
+    history = await Agent(
+        'Open "Products" and click "Mesh router".', ScriptedChatModel(policy=policy), browser=session
+    ).run(max_steps=6)
+    assert history.is_done() and len(history.steps) == 4
+    assert all(r.error is None for s in history.steps for r in s.results)
+    assert await session.page.locator("#products-menu").is_hidden()

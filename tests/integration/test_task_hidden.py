@@ -20,7 +20,7 @@ PAGE = "agent/closed_parts.html"
 
 async def _openers(session: BrowserSession, task: str) -> tuple[str, ...]:
     state = await session.state()
-    return await hidden_openers(session.page, task, state.snapshot)
+    return tuple(hidden.line for hidden in await hidden_openers(session.page, task, state.snapshot))
 
 
 def _line(name: str, index: int) -> str:
@@ -43,8 +43,8 @@ async def test_each_closed_part_is_opened_by_its_own_control(
     assert await _openers(session, task) == (
         _line("Return label", returns),  # the tab that says it controls the panel
         _line("Mesh router", products),  # the menu button, by aria-controls
-        _line("Order desk", question),  # the summary of the closed details
-        _line("Mesh M3 guide", manuals),  # the outer folder first: the inner one is not shown yet
+        _line("Order desk", question),  # the closed details' summary
+        _line("Mesh M3 guide", manuals),  # the outer folder: the inner one is not shown
     )
     await session.page.click("text=Manuals")
     routers = await index_of(session, "Routers")
@@ -80,7 +80,8 @@ async def test_in_a_run_the_model_is_told_which_element_opens_the_part(
 
     task = f'Open {server.url(PAGE)} and download the "Return label"'
     await Agent(task, ScriptedChatModel(policy=policy), browser=session).run(max_steps=3)
-    assert _line("Return label", await index_of(session, "Returns")) not in states[-1]  # open: said no more
+    assert "is on this page but hidden" in states[0]
+    assert "is on this page but hidden" not in states[-1]  # open: said no more
     assert session.page.url.endswith("#label")
 
 
@@ -100,7 +101,8 @@ async def test_the_page_is_given_the_quoted_names_never_the_task(
         }"""
     )
     task = 'My account number is 4417-2290; download the "Return label" for it.'
-    assert await _openers(session, task) == (_line("Return label", await index_of(session, "Returns")),)
+    returns = await index_of(session, "Returns")
+    assert await _openers(session, task) == (_line("Return label", returns),)
     # a shown copy in a sentence of the page's own: compared with the task, outside the page
     await session.page.evaluate(
         """() => document.body.insertAdjacentHTML('beforeend',

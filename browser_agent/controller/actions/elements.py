@@ -9,9 +9,11 @@ from playwright.async_api import ElementHandle, Page
 from browser_agent.action_specs import elements as specs
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.action_types import ActionResult
+from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
+from browser_agent.controller.actions.read_only import check_not_read_only
 from browser_agent.controller.actions.refusals import check_typeable
 from browser_agent.controller.actions.submenus import (
     announces_submenu,
@@ -65,6 +67,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         )
     if ctx.model_chose and may_send(node):
         snapshot = await ctx.current_snapshot()
+        check_expanded_first(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
         check_no_open_suggestions(index, node, snapshot, ctx.session, ctx.redact)
         _, handle = await ctx.element(index)
         await check_not_sending_unset(index, node, handle, snapshot, ctx.session, ctx.redact)
@@ -152,6 +155,8 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
         raise ActionError(f"element {index} is a file input; {_how_to_upload(ctx)}")
     await check_typeable(index, node, handle, await ctx.current_snapshot(), ctx.redact)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
+    if kind not in VALUE_TYPES:  # put_value says so of a date or number field
+        await check_not_read_only(index, _label(node, ctx), handle, ctx)
     if kind in VALUE_TYPES:
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
     async with watch_suggestions(handle, ctx.redact) as suggested:

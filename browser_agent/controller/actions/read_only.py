@@ -1,0 +1,61 @@
+"""Typing into a read-only field: the page fills it from a control of its own (a date picker, a colour
+swatch, a counter's buttons), so the typing is not tried; the field is clicked, which opens such a
+picker, and the action fails at once saying so.
+
+A small model typed "12/16/2016" into a read-only date field whose calendar opens on a click; Playwright
+waited out its whole timeout for the field to become editable, and the model, told only "the element is
+read-only", gave up. Told what the field is and that what the click opened is on the page, it can pick
+the value there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from playwright.async_api import ElementHandle
+
+from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
+from browser_agent.controller.context import ActionContext
+from browser_agent.errors import ActionError
+
+__all__ = ["check_not_read_only"]
+
+# A text field (not a button-like input, not disabled) that the page has made read-only.
+_READ_ONLY_JS = """(el) => {
+  const tag = el.tagName.toLowerCase();
+  if (tag !== 'input' && tag !== 'textarea') return false;
+  if (tag === 'input' && ['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'file', 'hidden']
+    .includes(el.type)) return false;
+  return el.readOnly === true && el.disabled !== true;
+}"""
+
+
+async def check_not_read_only(index: int, label: str, handle: ElementHandle, ctx: ActionContext) -> None:
+    """Fail at once when the field ``handle`` (element ``index``, named ``label``) is read-only, after
+    clicking it so that a picker it opens is on the page for the next step.
+
+    Raises:
+        ActionError: the field is read-only; what was done instead.
+    """
+    read_only = False
+    with contextlib.suppress(PlaywrightError):
+        read_only = bool(await handle.evaluate(_READ_ONLY_JS))
+    if not read_only:
+        return
+    clicked = True
+    try:
+        with map_action_errors(f"clicking element {index}"):
+            await handle.click(timeout=ctx.session.config.action_timeout_ms)
+        await ctx.session.settle()
+    except ActionError:
+        clicked = False
+    done = (
+        "clicked it instead: what it opened (a calendar, a list) is on the page now, new elements marked *; "
+        "choose the value there with click_element"
+        if clicked
+        else "clicking it failed too; look for the control beside it that sets it"
+    )
+    raise ActionError(
+        f"element {index} ({label}) is read-only: the page sets it from a control of its own, not from "
+        f"typing; {done}."
+    )
