@@ -155,10 +155,9 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
         raise ActionError(f"element {index} is a file input; {_how_to_upload(ctx)}")
     await check_typeable(index, node, handle, await ctx.current_snapshot(), ctx.redact)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
-    if kind not in VALUE_TYPES:  # put_value says so of a date or number field
-        await check_not_read_only(index, _label(node, ctx), handle, ctx)
-    if kind in VALUE_TYPES:
+    if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
+    await check_not_read_only(index, _label(node, ctx), handle, ctx)
     async with watch_suggestions(handle, ctx.redact) as suggested:
         with map_action_errors(f"typing into element {index}"):
             if clear and await _fillable(handle):

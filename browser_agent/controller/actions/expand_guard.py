@@ -2,11 +2,11 @@
 once, naming the closed part.
 
 "Expand the section below and click submit": the 1.5B model clicked Submit at once, the section still
-collapsed, in three of four development episodes, and a sent form cannot be taken back. The first click
-on a sending button is refused when the task asks to expand something and the page the model saw has a
+collapsed, in 4 of 16 development episodes, and a sent form cannot be taken back. The first click on a
+sending button is refused when the task asks to expand something and the page the model saw has a
 collapsed element with a name (``aria-expanded=false``, a closed ``<details>``, an accordion header); a
-second click on the same button goes through (a task may name a part that is open already, in other
-words).
+second click on the same button goes through (the part the task meant may be open already, and the
+collapsed one another).
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ def check_expanded_first(
         return
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
-    closed = _first_closed(snapshot, node)
-    if closed is None or key in held:
+    closed = None if key in held else _first_closed(snapshot, node)
+    if closed is None:
         return
     held.add(key)
     raise ActionError(

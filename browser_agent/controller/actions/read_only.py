@@ -4,8 +4,8 @@ picker, and the action fails at once saying so.
 
 A small model typed "12/16/2016" into a read-only date field whose calendar opens on a click; Playwright
 waited out its whole timeout for the field to become editable, and the model, told only "the element is
-read-only", gave up. Told what the field is and that what the click opened is on the page, it can pick
-the value there.
+read-only", gave up. Now it is told at once what the field is and that what the click opened is on the
+page, where the value can be picked.
 """
 
 from __future__ import annotations
