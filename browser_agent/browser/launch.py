@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import weakref
 from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Playwright
@@ -19,9 +20,20 @@ __all__ = [
     "context_options",
     "launch_browser",
     "launch_persistent",
+    "launched_local_only",
     "proxy_reachable",
     "server_launch_headers",
 ]
+
+
+# The browsers ``launch_browser`` started or reached with ``block_external_network``: a session
+# sharing one must not let its fence proxy dial out where the browser itself may not.
+_LOCAL_ONLY: weakref.WeakSet[Browser] = weakref.WeakSet()
+
+
+def launched_local_only(browser: Browser) -> bool:
+    """Whether ``browser`` came from ``launch_browser`` with ``block_external_network`` set."""
+    return browser in _LOCAL_ONLY
 
 
 def _browser_options(cfg: BrowserConfig) -> dict[str, Any]:
@@ -78,14 +90,20 @@ async def launch_browser(pw: Playwright, cfg: BrowserConfig) -> Browser:
     """Connect when the config names a remote browser, else launch the Chromium that was found."""
     try:
         if cfg.cdp_url:
-            return await pw.chromium.connect_over_cdp(cfg.cdp_url, timeout=cfg.launch_timeout_ms)
-        if cfg.ws_endpoint:
+            browser = await pw.chromium.connect_over_cdp(cfg.cdp_url, timeout=cfg.launch_timeout_ms)
+        elif cfg.ws_endpoint:
             headers = server_launch_headers(cfg)
-            return await pw.chromium.connect(cfg.ws_endpoint, timeout=cfg.launch_timeout_ms, headers=headers)
-        return await pw.chromium.launch(**_launch_options(pw, cfg))
+            browser = await pw.chromium.connect(
+                cfg.ws_endpoint, timeout=cfg.launch_timeout_ms, headers=headers
+            )
+        else:
+            browser = await pw.chromium.launch(**_launch_options(pw, cfg))
     except PlaywrightError as exc:
         target = cfg.cdp_url or cfg.ws_endpoint or "Chromium"
         raise BrowserError(f"Could not start or reach {target}: {first_line(exc)}") from exc
+    if cfg.block_external_network:
+        _LOCAL_ONLY.add(browser)
+    return browser
 
 
 async def launch_persistent(

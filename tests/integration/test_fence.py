@@ -198,6 +198,20 @@ async def test_sub_resources_pass_by_default_and_are_fenced_on_request(
     assert any(f"blocked 1 WebSocket(s) of the page to ws://{bad.origin[7:]}" in e for e in events), events
 
 
+async def test_a_session_on_a_local_only_browser_never_lets_its_proxy_dial_out(
+    browser: Browser, good: AllowedSite
+) -> None:
+    # The shared browser was launched with block_external_network; this session's own config does not
+    # say so. Its fence proxy, which resolves and connects for the browser, must still keep to loopback
+    # (a saved real page's scripts once waited 13 s on it, and a CI run's load timed out).
+    async with BrowserSession(BrowserConfig(allowed_domains=(good.origin,)), browser=browser) as session:
+        await session.navigate(good.url("far-subresources"))
+        await asyncio.sleep(0.2)
+        events = session.drain_events()
+    assert any("to http://pictures.invalid (outside the allowed domains)" in e for e in events), events
+    assert any("to https://scripts.invalid" in e for e in events), events
+
+
 async def test_an_allowed_site_works_as_before(fenced: BrowserSession, good: AllowedSite) -> None:
     await _open(fenced, good, "")
     await _click(fenced, "Second page")
