@@ -22,12 +22,15 @@ from browser_agent.browser.launch import launch_browser
 from tests.support.alone import turn
 from tests.support.fence_sites import AllowedSite, DisallowedSite
 from tests.support.forked import worker_python
+from tests.support.off_machine import OffMachine
 from tests.support.server import LocalServer
 from tests.support.start_order import start_order
 
 TESTS = Path(__file__).parent
 PAGES = TESTS / "pages"
 FOLDER_MARKERS = ("unit", "integration")
+OFF_MACHINE = OffMachine()
+OFF_MACHINE.install()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -46,6 +49,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         alone=lambda item: item.get_closest_marker("alone") is not None,
         quick=lambda item: item.get_closest_marker("unit") is not None,
     )
+
+
+@pytest.fixture(autouse=True)
+def _stays_on_the_machine() -> Iterator[None]:
+    """Every test's traffic stays on 127.0.0.1: a lookup or connection off the machine fails it."""
+    OFF_MACHINE.take()
+    yield
+    left = OFF_MACHINE.take()
+    assert not left, f"the test reached off the machine: {left[:5]}"
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
