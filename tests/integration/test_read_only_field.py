@@ -1,27 +1,72 @@
-"""Typing into a read-only field (one the page sets from a picker of its own) fails at once, after a
-click that opens the picker; the value is then picked there. A field that takes typing is typed into as
-before. The page is a restaurant's booking form with a calendar of its own, unlike MiniWoB++'s jQuery
-date picker."""
+"""Typing into a read-only field (one the page sets from a picker of its own) clicks it, which opens the
+picker; a date is then picked in the month calendar that opened, any other text fails at once. A field
+that takes typing is typed into as before. The pages are a restaurant's booking form with a one-month
+calendar, and a train search with two months side by side and arrows between them: neither is
+MiniWoB++'s jQuery date picker."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+
+import pytest
 
 from browser_agent.browser import BrowserSession
 from tests.support.actions import run1
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
-PAGE = "controller/picker_field.html"
+BOOKING = "controller/picker_field.html"
+TRAINS = "controller/travel_dates.html"
 
 
-async def test_typing_into_a_read_only_field_opens_its_picker_and_fails_at_once(
+async def test_a_date_typed_into_a_read_only_field_is_picked_in_the_calendar_it_opens(
     session: BrowserSession, server: LocalServer
 ) -> None:
-    await session.navigate(server.url(PAGE))
+    await session.navigate(server.url(BOOKING))
+    day = await index_of(session, "Day")
+    typed = await run1(session, {"action": "input_text", "index": day, "text": "06/14/2027"})
+    assert typed.error is None, typed.error
+    assert typed.extracted_content == (
+        f"element {day} (Day) is read-only: picked June 14, 2027 in the calendar it opens; "
+        "the field now holds '2027-06-14'"
+    )
+    assert await session.page.input_value("#day") == "2027-06-14"
+    assert await session.page.locator("#cal").is_hidden()
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("August 14, 2027", "Sat 14 Aug 2027"),  # the second month shown
+        ("7/3/2027", "Sat 3 Jul 2027"),  # the first; its greyed 1-8 of August are not August's
+        ("2027-12-31", "Fri 31 Dec 2027"),  # four months on
+        ("1 March 2027", "Mon 1 Mar 2027"),  # four back
+    ],
+)
+async def test_a_two_month_calendar_is_paged_to_the_month_and_the_day_clicked(
+    session: BrowserSession, server: LocalServer, written: str, shown: str
+) -> None:
+    await session.navigate(server.url(TRAINS))
+    field = await index_of(session, "Outbound")
+    typed = await run1(session, {"action": "input_text", "index": field, "text": written})
+    assert typed.error is None, typed.error
+    assert await session.page.input_value("#out") == shown
+    assert typed.extracted_content is not None and typed.extracted_content.endswith(f"now holds {shown!r}")
+    await asyncio.sleep(0.3)  # the page opens its calendar again 150 ms after a pick: it was closed
+    assert await session.page.locator("#picker").is_hidden()
+    search = await index_of(session, "Search trains")
+    assert (await run1(session, {"action": "click_element", "index": search})).error is None
+    assert await session.page.text_content("#sent") == f"Trains on {shown}"
+
+
+async def test_text_that_is_no_date_clicks_the_field_and_fails_at_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url(BOOKING))
     day = await index_of(session, "Day")
     started = time.monotonic()
-    typed = await run1(session, {"action": "input_text", "index": day, "text": "June 14, 2027"})
+    typed = await run1(session, {"action": "input_text", "index": day, "text": "the 14th"})
     assert time.monotonic() - started < session.config.action_timeout_ms / 1000  # no wait for editable
     assert typed.error == (
         f"element {day} (Day) is read-only: the page sets it from a control of its own, not from typing; "
@@ -36,8 +81,23 @@ async def test_typing_into_a_read_only_field_opens_its_picker_and_fails_at_once(
     assert await session.page.input_value("#day") == "2027-06-14"
 
 
+async def test_a_month_the_calendar_cannot_reach_is_said_and_the_calendar_left_open(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url(BOOKING))  # June 2027 only, no arrows
+    day = await index_of(session, "Day")
+    typed = await run1(session, {"action": "input_text", "index": day, "text": "July 2, 2027"})
+    assert typed.error == (
+        f"element {day} (Day) is read-only: the page sets it from a control of its own, not from typing; "
+        "clicked it and the calendar shows June 2027 and has no control that goes a month on; choose the "
+        "day there with click_element."
+    )
+    assert await session.page.locator("#cal").is_visible()
+    assert await session.page.input_value("#day") == ""
+
+
 async def test_a_field_that_takes_typing_is_typed_into(session: BrowserSession, server: LocalServer) -> None:
-    await session.navigate(server.url(PAGE))
+    await session.navigate(server.url(BOOKING))
     guests = await index_of(session, "Guests")
     typed = await run1(session, {"action": "input_text", "index": guests, "text": "4"})
     assert typed.error is None and await session.page.input_value("#guests") == "4"

@@ -13,7 +13,7 @@ from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
-from browser_agent.controller.actions.read_only import check_not_read_only
+from browser_agent.controller.actions.read_only import type_into_read_only
 from browser_agent.controller.actions.refusals import check_typeable
 from browser_agent.controller.actions.submenus import (
     announces_submenu,
@@ -157,7 +157,9 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
-    await check_not_read_only(index, _label(node, ctx), handle, ctx)
+    picked = await type_into_read_only(index, _label(node, ctx), handle, text, ctx)
+    if picked is not None:
+        return picked
     async with watch_suggestions(handle, ctx.redact) as suggested:
         with map_action_errors(f"typing into element {index}"):
             if clear and await _fillable(handle):

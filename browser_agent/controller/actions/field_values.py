@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-__all__ = ["VALUE_TYPES", "FieldValue", "field_value"]
+__all__ = ["VALUE_TYPES", "FieldValue", "field_value", "spoken_date", "written_date"]
 
 VALUE_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "number", "range", "color"})
 """Input types whose value has a fixed format: what is typed is turned into it first."""
@@ -73,7 +73,7 @@ def field_value(kind: str, text: str) -> FieldValue | None:
     return read(written)
 
 
-def _date_of(text: str) -> dt.date | None:
+def written_date(text: str) -> dt.date | None:
     """The date named in ``text`` (ISO, ``04/03/2010``, ``April 3, 2010``, ``3 April 2010``)."""
     text = _WEEKDAY.sub(" ", text).strip()
     if found := _ISO_DATE.search(text):
@@ -115,7 +115,8 @@ def _time_of(text: str) -> dt.time | None:
         return None
 
 
-def _spoken_date(day: dt.date) -> str:
+def spoken_date(day: dt.date) -> str:
+    """``June 3, 2027``."""
     return f"{day:%B} {day.day}, {day.year}"
 
 
@@ -130,8 +131,8 @@ def _html_time(moment: dt.time) -> str:
 
 
 def _read_date(text: str) -> FieldValue | None:
-    day = _date_of(text)
-    return None if day is None else FieldValue(day.isoformat(), _spoken_date(day))
+    day = written_date(text)
+    return None if day is None else FieldValue(day.isoformat(), spoken_date(day))
 
 
 def _read_time(text: str) -> FieldValue | None:
@@ -142,7 +143,7 @@ def _read_time(text: str) -> FieldValue | None:
 def _read_datetime(text: str) -> FieldValue | None:
     if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)", text):
         text = f"{found[1]} {found[2]}"
-    day = _date_of(text)
+    day = written_date(text)
     # the time is looked for after the date, so that 04/03/2010 is not read as a time of 04:03
     rest = _ISO_DATE.sub(" ", _NUMERIC_DATE.sub(" ", text))
     rest = re.sub(r"\b\d{4}\b", " ", _DAY_FIRST.sub(" ", _MONTH_FIRST.sub(" ", rest)))
@@ -150,7 +151,7 @@ def _read_datetime(text: str) -> FieldValue | None:
     if day is None or moment is None:
         return None
     value = f"{day.isoformat()}T{_html_time(moment)}"
-    return FieldValue(value, f"{_spoken_date(day)}, {_spoken_time(moment)}")
+    return FieldValue(value, f"{spoken_date(day)}, {_spoken_time(moment)}")
 
 
 def _read_month(text: str) -> FieldValue | None:
@@ -161,7 +162,7 @@ def _read_month(text: str) -> FieldValue | None:
     elif found := re.fullmatch(_MONTH_WORD + r",?\s+(\d{4})", text, re.IGNORECASE):
         year, month = int(found[2]), _MONTHS[found[1].lower()]
     else:
-        day = _date_of(text)
+        day = written_date(text)
         if day is None:
             return None
         year, month = day.year, day.month
@@ -179,7 +180,7 @@ def _read_week(text: str) -> FieldValue | None:
         first, second = int(found[1]), int(found[2])
         year, week = (first, second) if first > 99 else (second, first)
     else:
-        day = _date_of(text)
+        day = written_date(text)
         if day is None:
             return None
         year, week, _ = day.isocalendar()

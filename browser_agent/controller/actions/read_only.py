@@ -5,7 +5,8 @@ picker, and the action fails at once saying so.
 A small model typed "12/16/2016" into a read-only date field whose calendar opens on a click; Playwright
 waited out its whole timeout for the field to become editable, and the model, told only "the element is
 read-only", gave up. Now it is told at once what the field is and that what the click opened is on the
-page, where the value can be picked.
+page, where the value can be picked. A date, when the click opened a month calendar, is picked there
+(``calendar_pick.py``).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import contextlib
 from playwright.async_api import ElementHandle
 
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
+from browser_agent.controller.actions.calendar_pick import NoCalendar, pick_date
+from browser_agent.controller.actions.field_values import spoken_date, written_date
 from browser_agent.controller.context import ActionContext
 from browser_agent.errors import ActionError
 
-__all__ = ["check_not_read_only"]
+__all__ = ["type_into_read_only"]
 
 # A text field (not a button-like input, not disabled) that the page has made read-only.
 _READ_ONLY_JS = """(el) => {
@@ -30,32 +33,48 @@ _READ_ONLY_JS = """(el) => {
 }"""
 
 
-async def check_not_read_only(index: int, label: str, handle: ElementHandle, ctx: ActionContext) -> None:
-    """Fail at once when the field ``handle`` (element ``index``, named ``label``) is read-only, after
-    clicking it so that a picker it opens is on the page for the next step.
+async def type_into_read_only(
+    index: int, label: str, handle: ElementHandle, text: str, ctx: ActionContext
+) -> str | None:
+    """None when the field ``handle`` (element ``index``, named ``label``) is not read-only. Else it is
+    clicked, so that a picker it opens is on the page; a date in ``text`` is picked in the month calendar
+    the click opened, and what the field then holds is returned.
 
     Raises:
-        ActionError: the field is read-only; what was done instead.
+        ActionError: the field is read-only and was not set: what was done instead.
     """
     read_only = False
     with contextlib.suppress(PlaywrightError):
         read_only = bool(await handle.evaluate(_READ_ONLY_JS))
     if not read_only:
-        return
-    clicked = True
+        return None
+    start = (
+        f"element {index} ({label}) is read-only: the page sets it from a control of its own, not from typing"
+    )
     try:
         with map_action_errors(f"clicking element {index}"):
             await handle.click(timeout=ctx.session.config.action_timeout_ms)
         await ctx.session.settle()
     except ActionError:
-        clicked = False
-    done = (
+        raise ActionError(
+            f"{start}; clicking it failed too; look for the control beside it that sets it."
+        ) from None
+    opened = (
         "clicked it instead: what it opened (a calendar, a list) is on the page now, new elements marked *; "
         "choose the value there with click_element"
-        if clicked
-        else "clicking it failed too; look for the control beside it that sets it"
     )
-    raise ActionError(
-        f"element {index} ({label}) is read-only: the page sets it from a control of its own, not from "
-        f"typing; {done}."
+    day = written_date(text)
+    if day is None:
+        raise ActionError(f"{start}; {opened}.")
+    try:
+        value = await pick_date(handle, day, ctx)
+    except NoCalendar:
+        raise ActionError(f"{start}; {opened}.") from None
+    except ActionError as exc:
+        raise ActionError(
+            f"{start}; clicked it and {exc}; choose the day there with click_element."
+        ) from None
+    return (
+        f"element {index} ({label}) is read-only: picked {spoken_date(day)} in the calendar it opens; "
+        f"the field now holds {ctx.quote(value)}"
     )
