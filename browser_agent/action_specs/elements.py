@@ -8,12 +8,25 @@ from pydantic import BaseModel, ConfigDict, Field
 from browser_agent.action_specs import checks
 from browser_agent.action_specs.spec import ActionSpec, Input, Script
 
-__all__ = ["CLICK_ELEMENT", "HOVER", "INPUT_TEXT", "POINTED_AT", "SEND_KEYS", "SPECS", "UPLOAD_FILE"]
+__all__ = [
+    "CLICK_ELEMENT",
+    "HOVER",
+    "INPUT_TEXT",
+    "POINTED_AT",
+    "SEND_KEYS",
+    "SET_BY_WIDGET",
+    "SPECS",
+    "UPLOAD_FILE",
+]
 
 _INDEX = "The element's index in the page state."
 # How a click's result begins when it only pointed at a menu item, which opened its submenu
 # (``controller/actions/submenus.py``): a replay does the same, an exported script hovers.
 POINTED_AT = "Opened the submenu of element "
+# How a typing's result begins when the page's own widget took the value: a date picked in the calendar
+# a read-only field opens, a number a drawn slider was moved to (``controller/actions/calendar_pick.py``,
+# ``slider.py``). A replay does the same; an exported script has no such step to write.
+SET_BY_WIDGET = ("Picked ", "Moved the slider ")
 
 
 class ClickElementParams(BaseModel):

@@ -78,6 +78,9 @@ class StepWriter:
         spec = spec_of(step.action)
         if spec is None or spec.export is None:
             return self._unwritten(step, where, "it is not a built-in action")
+        if step.by_widget:
+            why = "the run set the value through the page's own calendar or slider, which a fill cannot"
+            return self._unwritten(step, where, why)
         if spec.tabs:
             self._frames.clear()  # they were found from the tab that was current
         checked = step.params  # checked and normalised by export.params (defaults filled in)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from browser_agent.action_specs.elements import POINTED_AT
+from browser_agent.action_specs.elements import POINTED_AT, SET_BY_WIDGET
 from browser_agent.errors import UserError
 from browser_agent.record import AgentHistory, AgentStep, Fingerprint
 
@@ -28,7 +28,8 @@ class ExportStep:
     made from the field's label); ``named_by`` is ``(input name, recorded value)`` when an input's value
     names the element itself (the product link a workflow clicks). ``number`` is the step of the record
     it came from, for messages (None: its place among the steps exported). ``goal`` is what the step was
-    for, in the recording's words (its ``next_goal``): a ``--heal`` script tells the model.
+    for, in the recording's words (its ``next_goal``): a ``--heal`` script tells the model. ``by_widget``:
+    a typing the page's own widget took (a calendar, a drawn slider), which no ``fill`` repeats.
     """
 
     action: str
@@ -42,6 +43,7 @@ class ExportStep:
     named_by: tuple[str, str] | None = None
     number: int | None = None
     goal: str = ""
+    by_widget: bool = False
 
 
 def steps_from_history(history: AgentHistory) -> list[ExportStep]:
@@ -80,6 +82,7 @@ def _steps_of(recorded: AgentStep) -> list[ExportStep]:
                 opened_tab=result is not None and result.new_tab is not None,
                 number=recorded.step,
                 goal=recorded.next_goal,
+                by_widget=call.name == "input_text" and said.startswith(SET_BY_WIDGET),
             )
         )
     return steps

@@ -11,7 +11,11 @@ import time
 
 import pytest
 
+from browser_agent import Agent, Controller
 from browser_agent.browser import BrowserSession
+from browser_agent.export import export_history
+from browser_agent.playback import replay
+from browser_agent.testing import ScriptedChatModel
 from tests.support.actions import run1
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
@@ -28,7 +32,7 @@ async def test_a_date_typed_into_a_read_only_field_is_picked_in_the_calendar_it_
     typed = await run1(session, {"action": "input_text", "index": day, "text": "06/14/2027"})
     assert typed.error is None, typed.error
     assert typed.extracted_content == (
-        f"element {day} (Day) is read-only: picked June 14, 2027 in the calendar it opens; "
+        f"Picked June 14, 2027 in the calendar that element {day} (Day) opens (the field is read-only); "
         "the field now holds '2027-06-14'"
     )
     assert await session.page.input_value("#day") == "2027-06-14"
@@ -102,3 +106,31 @@ async def test_a_field_that_takes_typing_is_typed_into(session: BrowserSession, 
     typed = await run1(session, {"action": "input_text", "index": guests, "text": "4"})
     assert typed.error is None and await session.page.input_value("#guests") == "4"
     assert await session.page.locator("#cal").is_hidden()
+
+
+async def test_a_run_that_picked_in_the_calendar_replays_it_and_exports_no_fill_of_it(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A replay picks the day again; an exported script cannot fill a read-only field, so the step is
+    left out with a warning rather than written as a fill that fails."""
+    await session.navigate(server.url(TRAINS))
+    field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
+    brain = {"evaluation_previous_goal": "", "memory": "", "next_goal": "book"}
+    replies = [
+        {"current_state": brain, "action": [{"action": "input_text", "index": field, "text": "8/14/2027"}]},
+        {"current_state": brain, "action": [{"action": "click_element", "index": search}]},
+        {"current_state": brain, "action": [{"action": "done", "text": "searched", "success": True}]},
+    ]
+    history = await Agent(
+        "Search trains on August 14, 2027", ScriptedChatModel(replies=replies), browser=session
+    ).run(max_steps=4)
+    assert await session.page.text_content("#sent") == "Trains on Sat 14 Aug 2027"
+    script = export_history(history)
+    assert "# NOT EXPORTED: step 1 (the run set the value through the page's own calendar" in script.source
+    assert ".fill(" not in script.source and 'name="Search trains"' in script.source
+    assert any("the page's own calendar or slider" in w for w in script.warnings)
+
+    await session.navigate(server.url(TRAINS))
+    report = await replay(history, session, Controller())
+    assert report.ok, report
+    assert await session.page.text_content("#sent") == "Trains on Sat 14 Aug 2027"

@@ -194,3 +194,31 @@ async def test_a_chosen_suggestion_is_sent_at_the_first_click(
         session, {"action": "click_element", "index": await index_of(session, "Search flights")}
     )
     assert sent.error is None and await session.page.inner_text("#sent") == "Osaka Kansai"
+
+
+async def test_a_box_drawn_as_a_button_and_named_as_sending_is_held_back_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A feedback card built of boxes: its <div>Send</div> sends what the card holds, its <div>Preview</div>
+    and a link named Search send nothing the guard knows of."""
+    await session.navigate(server.url("controller/div_buttons.html"))
+    name, send = await index_of(session, "Name"), await index_of(session, "Send")
+    email, comment = await index_of(session, "Email"), await index_of(session, "Comment")
+    preview, search = await index_of(session, "Preview"), await index_of(session, "Search")
+    [typed, previewed, held] = await _run(
+        session,
+        {"action": "input_text", "index": name, "text": "Ada"},
+        {"action": "click_element", "index": preview},
+        {"action": "click_element", "index": send},
+    )
+    assert typed.error is None and previewed.error is None
+    assert held.error == (
+        f'element {send} would send the form with fields not set yet: [{email}] <input> "Email" empty, '
+        f'[{comment}] <textarea> "Comment" empty; set them first, or click element {send} again to send it '
+        "as it is."
+    )
+    assert await _sent(session) == "preview"
+    [again] = await _run(session, {"action": "click_element", "index": send})
+    assert again.error is None and await _sent(session) == "preview sent"
+    [link] = await _run(session, {"action": "click_element", "index": search})
+    assert link.error is None and session.page.url.endswith("#help")

@@ -20,7 +20,7 @@ from playwright.async_api import ElementHandle, JSHandle
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.actions.field_values import spoken_date
 from browser_agent.controller.context import ActionContext
-from browser_agent.errors import ActionError
+from browser_agent.errors import ActionError, ElementNotFoundError
 
 __all__ = ["NoCalendar", "pick_date"]
 
@@ -64,15 +64,23 @@ async def pick_date(handle: ElementHandle, day: dt.date, ctx: ActionContext) -> 
             if not months:
                 raise NoCalendar
             if wanted in months:
-                await _click_day(calendar, months.index(wanted), day, ctx)
+                try:
+                    await _click_day(calendar, months.index(wanted), day, ctx)
+                except ElementNotFoundError:
+                    continue  # the page drew the calendar again meanwhile: read it again
                 value = await _field_value(handle, day)
                 await _close(handle, ctx)
                 return await _field_value(handle, day) if value else value
             if months[0] == shown_before:
                 raise ActionError(f"the calendar stayed on {months[0]} after its control was clicked")
-            shown_before = months[0]
             later = (wanted.year, wanted.month) > (months[0].year, months[0].month)
-            await _click(calendar, "next" if later else "prev", f"the calendar shows {months[0]} and", ctx)
+            try:
+                await _click(
+                    calendar, "next" if later else "prev", f"the calendar shows {months[0]} and", ctx
+                )
+            except ElementNotFoundError:
+                continue
+            shown_before = months[0]
         finally:
             await _dispose(calendar)
     raise ActionError(f"the calendar did not reach {wanted} in {_MOST_MOVES} moves")

@@ -15,6 +15,7 @@ from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_n
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.read_only import type_into_read_only
 from browser_agent.controller.actions.refusals import check_typeable
+from browser_agent.controller.actions.slider import set_slider
 from browser_agent.controller.actions.submenus import (
     announces_submenu,
     open_submenu_by_pointing,
@@ -153,6 +154,9 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     node, handle = await ctx.element(index)
     if _is_file_input(node):
         raise ActionError(f"element {index} is a file input; {_how_to_upload(ctx)}")
+    moved = await set_slider(index, _label(node, ctx), handle, text, ctx)
+    if moved is not None:
+        return moved
     await check_typeable(index, node, handle, await ctx.current_snapshot(), ctx.redact)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself

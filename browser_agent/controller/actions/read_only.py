@@ -75,6 +75,6 @@ async def type_into_read_only(
             f"{start}; clicked it and {exc}; choose the day there with click_element."
         ) from None
     return (
-        f"element {index} ({label}) is read-only: picked {spoken_date(day)} in the calendar it opens; "
-        f"the field now holds {ctx.quote(value)}"
+        f"Picked {spoken_date(day)} in the calendar that element {index} ({label}) opens (the field is "
+        f"read-only); the field now holds {ctx.quote(value)}"
     )

@@ -83,11 +83,16 @@ def note_chosen(owner: object, url: str, element_id: str) -> None:
 
 def may_send(node: ElementNode) -> bool:
     """Whether ``node`` is a button that can send a form: the guard asks the page about nothing else (a
-    link's click costs no round trip)."""
+    link's click costs no round trip). A box drawn as a button (``<div>Submit</div>``, ``role=button``)
+    counts when its name says it sends; a link does not (it goes to a page)."""
     kind = node.attributes.get("type", "").lower()
-    return (node.tag == "button" and kind in ("", "submit")) or (
-        node.tag == "input" and kind in ("submit", "image")
-    )
+    if node.tag == "button":
+        return kind in ("", "submit")
+    if node.tag == "input":
+        return kind in ("submit", "image")
+    if node.tag in ("a", "select", "textarea", "option", "label"):
+        return False
+    return " ".join((node.name or node.text).split()).lower() in _SENDING
 
 
 async def check_not_sending_unset(
