@@ -10,7 +10,7 @@ import pytest
 from browser_agent.errors import UserError
 from browser_agent.export import ExportStep, export_history, locate, render_script
 from browser_agent.export.steps import shown_name
-from browser_agent.record import AgentHistory
+from browser_agent.record import AgentHistory, StepOutput
 from browser_agent.reid import Fingerprint
 
 
@@ -271,3 +271,39 @@ def test_an_item_named_with_its_price_is_found_by_its_words_then_a_price_never_a
     assert not pattern.search("Copper Kettle Stand $12.00") and not pattern.search("Old Copper Kettle $9")
     mug = eval(line.split("name=", 1)[1].rsplit(")", 1)[0], {"re": re, "item": "Blue Ceramic Mug"})
     assert mug.search("Blue Ceramic Mug $14.00 New") and not mug.search("Blue Ceramic Mug Set $38.00")
+
+
+def test_a_value_the_pages_own_calendar_or_slider_took_is_left_out_with_a_warning() -> None:
+    from browser_agent.controller import ActionResult
+    from browser_agent.export.steps import steps_from_history
+    from browser_agent.record import ActionCall, AgentStep
+
+    said = [
+        "Picked June 14, 2027 in the calendar that element 0 (Day) opens (the field is read-only); the field "
+        "now holds '2027-06-14'",
+        "Moved the slider (element 1) to -2; the page shows -2",
+        "Typed 'Ada' into element 2 (Name); the field now holds 'Ada'",
+    ]
+    fields = [
+        _fp("input", "day"),
+        _fp("span", "", attributes=(("class", "ui-slider-handle"),)),
+        _fp("input", "name"),
+    ]
+    step = AgentStep(
+        step=1,
+        url="http://shop.test/book",
+        model_output=StepOutput(
+            action=[
+                ActionCall(name="input_text", params={"index": i, "text": t})
+                for i, t in enumerate(("x", "-2", "Ada"))
+            ]
+        ),
+        results=[ActionResult(action="input_text", extracted_content=s) for s in said],
+        interacted=fields,
+    )
+    steps = steps_from_history(AgentHistory(task="Book", steps=[step]))
+    assert [s.by_widget for s in steps] == [True, True, False]
+    script = render_script(steps, task="Book", pytest=False)
+    assert script.source.count("# NOT EXPORTED: step") == 2 and script.source.count(".fill(") == 1
+    assert len(script.warnings) == 2
+    assert all("through the page's own calendar or slider" in w for w in script.warnings)
