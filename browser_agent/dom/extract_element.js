@@ -5,7 +5,7 @@
 
   function makeRecord(el, tag, r, weak, inShadow, src = el) {
     const rec = {
-      kind: "element", element_id: reg.idOf(el), tag, role: src.getAttribute("role"), name: nameOf(src, tag),
+      kind: "element", element_id: reg.idOf(el), tag, role: src.getAttribute("role") || drawnRole(src), name: nameOf(src, tag),
       text: "", attributes: attributesOf(src, tag), states: statesOf(src, tag),
       rect: { x: r.left + offX, y: r.top + offY, width: r.width, height: r.height },
       ancestors: ancestorsOf(el), sibling_index: siblingIndex(el), in_shadow: inShadow, weak,
@@ -87,8 +87,23 @@
     return "";
   }
 
+  // A knob the keyboard reaches, drawn as a slider's by its class (jQuery UI's ui-slider-handle, a knob
+  // in a "range-slider" track) but saying no role: read as the slider it is.
+  function drawnRole(el) {
+    if (el.tabIndex < 0 || el.children.length > 0 || typeof el.className !== "string") return null;
+    const own = el.className.toLowerCase();
+    const track = el.parentElement && typeof el.parentElement.className === "string"
+      ? el.parentElement.className.toLowerCase() : "";
+    return /slider/.test(own) || (/slider/.test(track) && /handle|knob|thumb/.test(own)) ? "slider" : null;
+  }
+
   function statesOf(el, tag) {
     const st = [];
+    const role = (el.getAttribute("role") || "").trim().split(" ")[0];
+    if (tag !== "input" && ["slider", "spinbutton", "meter", "progressbar"].includes(role)) {
+      const v = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
+      if (v !== null && v.trim()) st.push('value="' + cleanValue(v, NAME_CAP) + '"');
+    }
     const t = el.type;
     if ((t === "checkbox" || t === "radio") && tag === "input") { if (el.checked) st.push("checked"); }
     for (const key of ["aria-checked", "aria-selected", "aria-expanded", "aria-pressed"]) {

@@ -67,3 +67,18 @@ async def test_a_field_beside_the_sliders_is_typed_into(session: BrowserSession,
     index = await _index(session, "fan")
     typed = await run1(session, {"action": "input_text", "index": index, "text": "3"})
     assert typed.error is None and await session.page.input_value("#fan") == "3"
+
+
+async def test_the_view_reads_both_knobs_as_sliders_and_says_the_value_the_knob_says(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    from browser_agent.dom.serializer import render
+
+    await session.navigate(server.url(PAGE))
+    state = await session.state()
+    assert state.snapshot is not None
+    view = render(state.snapshot)
+    assert '<div role=slider value="50">Volume</div>' in view  # ARIA: the knob says its value
+    assert "<span role=slider icon=temp-knob></span>" in view  # drawn: its class says slider, its track's
+    assert "Temperature: 21 °C" in view
+    assert "role=slider" not in view.split("Fan", 1)[1]  # a field is no slider
