@@ -20,7 +20,7 @@ __all__ = [
     "context_options",
     "launch_browser",
     "launch_persistent",
-    "launched_local_only",
+    "local_only",
     "proxy_reachable",
     "server_launch_headers",
 ]
@@ -31,9 +31,10 @@ __all__ = [
 _LOCAL_ONLY: weakref.WeakSet[Browser] = weakref.WeakSet()
 
 
-def launched_local_only(browser: Browser) -> bool:
-    """Whether ``browser`` came from ``launch_browser`` with ``block_external_network`` set."""
-    return browser in _LOCAL_ONLY
+def local_only(cfg: BrowserConfig, browser: Browser | None) -> bool:
+    """Whether a context of ``cfg`` (on ``browser``, when shared) must keep off hosts beyond this
+    machine: ``cfg`` says so, or ``browser`` came from ``launch_browser`` with ``block_external_network``."""
+    return cfg.block_external_network or (browser is not None and browser in _LOCAL_ONLY)
 
 
 def _browser_options(cfg: BrowserConfig) -> dict[str, Any]:

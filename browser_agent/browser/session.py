@@ -20,7 +20,7 @@ from browser_agent.browser.config import BrowserConfig
 from browser_agent.browser.domains import blocked_message, check_url_allowed, refused_local_schemes
 from browser_agent.browser.fence import DomainFence, leave_refused_document
 from browser_agent.browser.fence_rule import FenceSource, resolve_fence
-from browser_agent.browser.launch import launched_local_only
+from browser_agent.browser.launch import local_only
 from browser_agent.browser.masking import screenshot_for_model
 from browser_agent.browser.opening import Opened
 from browser_agent.browser.playwright_errors import PlaywrightError, map_navigation_errors
@@ -105,8 +105,7 @@ class BrowserSession:
             allowed,
             subresources=self.config.fence_subresources,
             on_block=lambda _blocked: self._tabs.poke_signals(),
-            loopback_only=self.config.block_external_network
-            or (self._shared_browser is not None and launched_local_only(self._shared_browser)),
+            loopback_only=local_only(self.config, self._shared_browser),
         )
 
     async def fence_to(self, allowed: tuple[str, ...]) -> None:
