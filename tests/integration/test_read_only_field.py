@@ -57,7 +57,7 @@ async def test_a_two_month_calendar_is_paged_to_the_month_and_the_day_clicked(
     assert typed.error is None, typed.error
     assert await session.page.input_value("#out") == shown
     assert typed.extracted_content is not None and typed.extracted_content.endswith(f"now holds {shown!r}")
-    await asyncio.sleep(0.3)  # the page opens its calendar again 150 ms after a pick: it was closed
+    await asyncio.sleep(0.3)  # the page opens its calendar again 80 ms after a pick: it was closed
     assert await session.page.locator("#picker").is_hidden()
     search = await index_of(session, "Search trains")
     assert (await run1(session, {"action": "click_element", "index": search})).error is None

@@ -9,11 +9,15 @@ Chromium's, which its launch flags keep local (``block_external_network``).
 from __future__ import annotations
 
 import ipaddress
+import socket
 import sys
 import threading
 from typing import Any
 
 __all__ = ["OffMachine"]
+
+
+_THIS_HOST = socket.gethostname().lower()  # its own name resolves on the machine (/etc/hosts)
 
 
 def _local(host: object) -> bool:
@@ -22,7 +26,7 @@ def _local(host: object) -> bool:
     if host is None or not isinstance(host, str):
         return True  # a Unix socket's path, or a lookup of no name
     name = host.strip("[]").lower()
-    if name in ("", "localhost") or name.endswith(".localhost"):
+    if name in ("", "localhost", _THIS_HOST) or name.endswith(".localhost"):
         return True
     try:
         address = ipaddress.ip_address(name.split("%")[0])

@@ -27,3 +27,9 @@ def test_lookups_and_connections_off_the_machine_are_recorded_and_loopback_is_no
         "'2001:db8::1'",
     ]
     assert guard.take() == []
+
+
+def test_the_machine_s_own_name_is_local() -> None:
+    guard = OffMachine()
+    guard._hook("socket.getaddrinfo", (socket.gethostname(), 80, 0, 0, 0, 0))
+    assert guard.take() == []
