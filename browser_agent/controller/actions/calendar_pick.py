@@ -35,7 +35,7 @@ class NoCalendar(Exception):
     """No month calendar is shown on the page."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, order=True)
 class _Month:
     year: int
     month: int
@@ -68,12 +68,12 @@ async def pick_date(handle: ElementHandle, day: dt.date, ctx: ActionContext) -> 
                     await _click_day(calendar, months.index(wanted), day, ctx)
                 except ElementNotFoundError:
                     continue  # the page drew the calendar again meanwhile: read it again
-                value = await _field_value(handle, day)
+                await _field_value(handle, day)  # the click set nothing: fail with the calendar open
                 await _close(handle, ctx)
-                return await _field_value(handle, day) if value else value
+                return await _field_value(handle, day)  # what Escape left in it
             if months[0] == shown_before:
                 raise ActionError(f"the calendar stayed on {months[0]} after its control was clicked")
-            later = (wanted.year, wanted.month) > (months[0].year, months[0].month)
+            later = wanted > months[0]
             try:
                 await _click(
                     calendar, "next" if later else "prev", f"the calendar shows {months[0]} and", ctx

@@ -154,9 +154,10 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     node, handle = await ctx.element(index)
     if _is_file_input(node):
         raise ActionError(f"element {index} is a file input; {_how_to_upload(ctx)}")
-    moved = await set_slider(index, _label(node, ctx), handle, text, ctx)
-    if moved is not None:
-        return moved
+    if node.tag not in ("input", "textarea", "select"):  # a field is no drawn slider: no round trip
+        moved = await set_slider(index, _label(node, ctx), handle, text, ctx)
+        if moved is not None:
+            return moved
     await check_typeable(index, node, handle, await ctx.current_snapshot(), ctx.redact)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
