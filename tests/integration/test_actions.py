@@ -359,3 +359,45 @@ async def test_a_text_written_from_memory_is_answered_with_the_passage_closest_t
     ), made_up.error
     unrelated = await run1(session, {"action": "scroll_to_text", "text": "Parking fees rise in winter"})
     assert unrelated.error is not None and unrelated.error.endswith("scroll or check the spelling.")
+
+
+async def test_scroll_to_a_text_also_in_view_goes_to_where_it_is_out_of_view(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The name the model looks for is in the line that asks for it, and again far down a scroll panel:
+    scrolling to the first match moved nothing while saying "Scrolled", and the model clicked by the
+    indices of a list it had not seen. The one out of view is scrolled to, and a click planned in the
+    same reply waits for the model to see it."""
+    await session.navigate(server.url("controller/directory_panel.html"))
+    page = session.page
+    priya = page.locator(".person", has_text="Priya Raman")
+    assert not await priya.evaluate(_IN_PANEL)
+    found = await run1(session, {"action": "scroll_to_text", "text": "Priya Raman"})
+    assert found.extracted_content == "Scrolled to 'Priya Raman'", found
+    assert await priya.evaluate(_IN_PANEL)
+    here = await run1(session, {"action": "scroll_to_text", "text": "Team directory"})
+    assert (
+        here.extracted_content
+        == "'Team directory' is in view already: nothing scrolled; read the page as it is"
+    )
+
+    await page.evaluate("document.getElementById('people').scrollTop = 0")
+    state = await session.state()
+    assert state.snapshot is not None
+    first_call = next(n.index for n in state.snapshot.selector_map.values() if (n.name or n.text) == "Call")
+    results = await Controller().run(
+        [
+            {"action": "scroll_to_text", "text": "Priya Raman"},
+            {"action": "click_element", "index": first_call},
+        ],
+        session,
+    )
+    assert results[0].error is None and results[1].skipped, results
+    assert await page.text_content("#called") == "No call yet."
+
+
+# Whether a person's row is inside the scroll panel's box.
+_IN_PANEL = """(row) => {
+  const r = row.getBoundingClientRect(), b = row.parentElement.getBoundingClientRect();
+  return r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+}"""

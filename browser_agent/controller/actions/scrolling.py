@@ -85,11 +85,9 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
     tries = dict.fromkeys([wanted, wanted.rstrip(_CLOSING).rstrip()])
     with map_action_errors(f"scrolling to {ctx.quote(text)}"):
         for words in filter(None, tries):
-            for frame in ctx.page.frames:
-                found = frame.get_by_text(words)
-                if await found.count():
-                    await found.first.scroll_into_view_if_needed()
-                    return f"Scrolled to {ctx.quote(text)}"
+            said = await _scroll_to_first(ctx, words)
+            if said is not None:
+                return said.format(quoted=ctx.quote(text))
     closest = closest_passage(wanted, ctx.redact(await page_markdown(ctx.page)))
     if closest is not None:
         # A model that wrote the sentence from memory looked for it, not found, step after step; the
@@ -104,6 +102,52 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
     raise ActionError(f"The text {ctx.quote(text)} is not on the page; scroll or check the spelling.")
 
 
+async def _scroll_to_first(ctx: ActionContext, words: str) -> str | None:
+    """Scroll to the first place ``words`` show that is out of view (``{quoted}`` left to fill in); None
+    when they are nowhere on the page.
+
+    The words the model looks for are often also in view already: in the task's own line, or in a
+    heading over the list it has to search. Scrolling to that first match moved nothing while saying
+    "Scrolled", and the model then clicked by the indices of a page it had not seen. The first match out
+    of view is the one it cannot read; when every match is in view, it is told so and nothing moves.
+    """
+    in_view = False
+    for frame in ctx.page.frames:
+        found = frame.get_by_text(words)
+        count = await found.count()
+        for at in range(min(count, _MATCHES)):
+            match = found.nth(at)
+            where = await match.evaluate(_WHERE_JS)
+            if where == "out":
+                await match.scroll_into_view_if_needed()
+                return "Scrolled to {quoted}"
+            in_view = in_view or where == "in"
+    if in_view:
+        return "{quoted} is in view already: nothing scrolled; read the page as it is"
+    for frame in ctx.page.frames:  # only hidden matches: the first, as a person searching would reach it
+        found = frame.get_by_text(words)
+        if await found.count():
+            await found.first.scroll_into_view_if_needed()
+            return "Scrolled to {quoted}"
+    return None
+
+
+_MATCHES = 20  # places a text shows, looked at for one out of view
+# "in": its box is within the window and every scroll panel around it; "out": rendered but scrolled
+# out of one of them; "hidden": not rendered.
+_WHERE_JS = """(el) => {
+  const r = el.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1 || getComputedStyle(el).visibility !== "visible") return "hidden";
+  const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  if (cx < 0 || cy < 0 || cx > innerWidth || cy > innerHeight) return "out";
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if (!/(auto|scroll|hidden|overlay)/.test(s.overflowY + s.overflowX)) continue;
+    const b = p.getBoundingClientRect();
+    if (cx < b.left || cx > b.right || cy < b.top || cy > b.bottom) return "out";
+  }
+  return "in";
+}"""
 _CLOSING = ".,;:!?\"'”’)]"
 _PASSAGE_CHARS = 300  # the closest passage said in a failure, at most
 
