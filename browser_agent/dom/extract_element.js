@@ -111,6 +111,8 @@
       if (v !== null) st.push(key.slice(5) + "=" + v);
     }
     uiStates(el, tag, st);
+    const current = el.getAttribute("aria-current"); // the page, step or date a link in a set stands for
+    if (current !== null && current !== "false") st.push("current");
     if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") {
       st.push("expanded=" + el.parentElement.open);
     }

@@ -11,6 +11,8 @@ most ``TABLE_ROWS`` rows per table; with a modal dialog open, one line says only
 
 from __future__ import annotations
 
+from browser_agent.dom.cards import card_labels
+from browser_agent.dom.pagination import page_links
 from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, ScrollInfo, TextNode
 
 __all__ = ["TABLE_ROWS", "render", "render_element"]
@@ -39,7 +41,8 @@ def render(snapshot: DomSnapshot) -> str:
         lines.append(above)
     if snapshot.dialog:
         lines.append(DIALOG_LINE)
-    lines.extend(_Body(_tab_strip(snapshot.items)).lines(snapshot.items))
+    body = _Body(_tab_strip(snapshot.items), card_labels(snapshot.items), page_links(snapshot.items))
+    lines.extend(body.lines(snapshot.items))
     if not snapshot.selector_map:
         lines.append("(no interactive elements in view)")
     below = _summary(snapshot.scroll, above=False)
@@ -51,8 +54,15 @@ def render(snapshot: DomSnapshot) -> str:
 class _Body:
     """Items to lines: loose items one per line, the items of one table row joined into one line."""
 
-    def __init__(self, strip: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        strip: frozenset[str] = frozenset(),
+        cards: dict[str, str] | None = None,
+        pages: frozenset[str] = frozenset(),
+    ) -> None:
         self._strip = strip  # element ids of tabs that sit in a row of tabs
+        self._cards = cards or {}  # element id -> the label of its card, for a control with look-alikes
+        self._pages = pages  # element ids of the page-number links of a paged list
         self._out: list[str] = []
         self._table: tuple[int, int] | None = None  # (frame, table) of the rows being read
         self._row: tuple[int, int, int] | None = None  # (frame, table, row) of the row being built
@@ -73,11 +83,16 @@ class _Body:
                     self._out.append(item.text)
                 before, labelled = item.text, ""
             else:
-                self._out.append(render_element(item, before=before, in_strip=item.element_id in self._strip))
+                self._out.append(self._element(item, before))
                 labelled = item.name if _label_shown(item, before) else ""
                 before = ""
         self._end_table()
         return self._out
+
+    def _element(self, node: ElementNode, before: str) -> str:
+        strip, page = node.element_id in self._strip, node.element_id in self._pages
+        card = "" if page else self._cards.get(node.element_id, "")  # two pagers: "1" beside "1"
+        return render_element(node, before=before, in_strip=strip, card=card, page_link=page)
 
     def _add_to_row(self, item: ElementNode | TextNode, cell: Cell) -> None:
         row = (item.frame_id, cell.table, cell.row)
@@ -95,8 +110,7 @@ class _Body:
         if isinstance(item, TextNode):
             parts.append(item.text)
         else:
-            strip = item.element_id in self._strip
-            parts.append(render_element(item, before=parts[-1] if parts else "", in_strip=strip))
+            parts.append(self._element(item, parts[-1] if parts else ""))
 
     def _end_row(self) -> None:
         if self._cells:
@@ -113,17 +127,23 @@ class _Body:
         self._table, self._rows, self._left_out = None, 0, 0
 
 
-def render_element(node: ElementNode, *, before: str = "", in_strip: bool = False) -> str:
+def render_element(
+    node: ElementNode, *, before: str = "", in_strip: bool = False, card: str = "", page_link: bool = False
+) -> str:
     """One element as ``[index]<tag attrs>content</tag>``, prefixed with ``*`` when it is new.
 
     ``before`` is the text line just above it: a label already read there is not repeated. ``in_strip``
-    says it is a tab in a row of tabs: it reads ``selected`` or nothing, never ``collapsed``.
+    says it is a tab in a row of tabs: it reads ``selected`` or nothing, never ``collapsed``. ``card``
+    is the label of the card of a control that reads like others (``for="Leena Commodo…"``);
+    ``page_link`` says it is a page number under a paged list: it reads ``page 3``, not ``3``.
     """
     mark = "*" if node.is_new else ""
     tag = node.tag if in_strip else _shown_tag(node)
     attrs = " ".join(_attributes(node, before, tag, in_strip))
+    if card:
+        attrs = f'{attrs} for="{card}"' if attrs else f'for="{card}"'
     opening = f"<{tag} {attrs}>" if attrs else f"<{tag}>"
-    content = _content(node)
+    content = f"page {_content(node)}" if page_link else _content(node)
     if node.options:
         more = f"|…{node.options_more} more" if node.options_more else ""
         content = "|".join(node.options) + more

@@ -12,34 +12,15 @@ All functions are pure and compare numbers within one snapshot only.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 
+from browser_agent.dom.cards import card_depth
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.reid.labels import item_label, label_shown
 
 __all__ = ["CardIndex", "CardLabels", "card_depth", "distinct_card_labels"]
 
 _GROUP_LABELS = 2
-
-
-def card_depth(node: ElementNode, peers: Iterable[ElementNode]) -> int:
-    """How many levels above ``node`` its card is; 0 when a look-alike shares its parent (no card).
-
-    Look-alikes in other frames share no container with ``node`` and do not limit the card; without
-    any in the frame, the card is the highest container the extractor numbered.
-    """
-    chain = node.chain
-    if len(chain) < 2:
-        return 0
-    deepest_shared = -1
-    for peer in peers:
-        if peer is node or peer.frame_id != node.frame_id or not peer.chain:
-            continue
-        theirs = set(peer.chain)
-        shared = max((i for i, number in enumerate(chain) if number in theirs), default=-1)
-        deepest_shared = max(deepest_shared, shared)
-    return max(0, len(chain) - 2 - deepest_shared)
 
 
 class CardIndex:

@@ -244,7 +244,7 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
 # the record's Fingerprint below).
 REID_FLOW: dict[str, set[str]] = {
     "labels": {"dom.snapshot"},
-    "groups": {"reid.labels", "dom.snapshot"},
+    "groups": {"reid.labels", "dom.cards", "dom.snapshot"},
     "identity": {"reid.labels", "record.fingerprint"},
     "fingerprint": {"reid.generated", "reid.groups", "reid.identity", "reid.labels", "dom.snapshot"},
     "matching": {"reid.fingerprint", "reid.groups", "reid.identity", "reid.labels", "dom.snapshot"},

@@ -1,0 +1,146 @@
+"""Look-alike controls and the cards they sit in: which row a "Delete" button or a star icon is for.
+
+A list of mails, tweets or products repeats the same controls in every row: four `<span icon=star>`
+read alike, and nothing on their line says which mail each one stars. A small model then picks by
+position and stars the wrong mail (MiniWoB++'s email-inbox: "the email by Leena is the last item").
+
+The extractor numbers each item's nearest containers (``chain``, outermost first, the element itself
+last). An element's *card* is its highest container that holds none of its look-alikes: the mail row
+of a star, the product card of an "Add to cart" button. ``card_labels`` gives each look-alike the first
+words of its own card that no other look-alike's card shows, for the view to print beside it
+(``for="Leena Commodo…"``). The re-identification of recorded elements uses the same cards
+(``browser_agent.reid.groups``).
+
+All functions are pure and compare numbers within one snapshot only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from browser_agent.dom.snapshot import ElementNode, TextNode
+
+__all__ = ["card_depth", "card_labels"]
+
+LABEL_CAP = 24  # characters of a card's label shown beside a look-alike
+_FIELDS = frozenset({"input", "textarea", "select"})
+_WORDS = 3  # a control named at more length (a story's title linked twice) tells itself apart enough
+_MENU_ROLES = frozenset({"menuitem", "menuitemcheckbox", "menuitemradio"})
+# A container named for navigation: <nav>, or an id or class word with nav or menu in it.
+_NAVIGATION = re.compile(r"^nav(?:$|[.#])|[.#][\w-]*(?:nav|menu)", re.IGNORECASE)
+
+
+def card_depth(node: ElementNode, peers: Iterable[ElementNode]) -> int:
+    """How many levels above ``node`` its card is; 0 when a look-alike shares its parent (no card).
+
+    Look-alikes in other frames share no container with ``node`` and do not limit the card; without
+    any in the frame, the card is the highest container the extractor numbered.
+    """
+    chain = node.chain
+    if len(chain) < 2:
+        return 0
+    deepest_shared = -1
+    for peer in peers:
+        if peer is node or peer.frame_id != node.frame_id or not peer.chain:
+            continue
+        theirs = set(peer.chain)
+        shared = max((i for i, number in enumerate(chain) if number in theirs), default=-1)
+        deepest_shared = max(deepest_shared, shared)
+    return max(0, len(chain) - 2 - deepest_shared)
+
+
+def card_labels(items: Sequence[ElementNode | TextNode]) -> dict[str, str]:
+    """For each control that reads exactly like another one in view (same tag, role, words, icon and
+    type), keyed by ``element_id``: the first words of its card that no look-alike's card shows.
+
+    Left out: controls in a data table (the view prints a table row on one line), links of the site's
+    menus, controls named in more than a few words, and a look-alike whose card says nothing of its own.
+    """
+    groups: dict[tuple[object, ...], list[ElementNode]] = defaultdict(list)
+    for item in items:
+        if isinstance(item, ElementNode) and _may_need_a_card(item):
+            groups[_look(item)].append(item)
+    found: dict[str, str] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        cards = [_card_texts(node, card_depth(node, group), items) for node in group]
+        for at, node in enumerate(group):
+            others = {text for i, texts in enumerate(cards) if i != at for text in texts}
+            label = next((text for text in cards[at] if text not in others and _says_something(text)), "")
+            if label:
+                found[node.element_id] = _cut(label)
+    return found
+
+
+def _may_need_a_card(node: ElementNode) -> bool:
+    """Whether ``node`` is a control that may read like others and is not told apart otherwise: not in
+    a data table, not a scroll panel, not a link of the site's menus, named in a few words at most."""
+    if node.cell is not None or node.panel is not None or not node.chain or _in_navigation(node):
+        return False
+    return len(_shown_words(node).split()) <= _WORDS
+
+
+def _in_navigation(node: ElementNode) -> bool:
+    """Whether ``node`` is a link of a site's menus: a menu drawn twice (for the desktop and the phone)
+    repeats every link, and a label on each cost tokens on real pages while telling nothing."""
+    return node.role in _MENU_ROLES or any(_NAVIGATION.search(box) for box in node.ancestors)
+
+
+def _look(node: ElementNode) -> tuple[object, ...]:
+    """What the view shows of a control, without its index: look-alikes share it."""
+    words = node.name if node.tag in _FIELDS else (node.text or node.name)
+    attrs = node.attributes
+    return (
+        node.frame_id,
+        node.tag,
+        node.role,
+        words,
+        node.icon,
+        attrs.get("type", ""),
+        attrs.get("placeholder", ""),
+    )
+
+
+def _shown_words(node: ElementNode) -> str:
+    return node.name if node.tag in _FIELDS else (node.text or node.name)
+
+
+def _card_texts(node: ElementNode, depth: int, items: Sequence[ElementNode | TextNode]) -> list[str]:
+    """The words of the items in ``node``'s card, in reading order, except ``node`` and what it holds."""
+    if not 0 < depth < len(node.chain):
+        return []
+    box, own = node.chain[-1 - depth], node.chain[-1]
+    texts: list[str] = []
+    for item in items:
+        if item.frame_id != node.frame_id or box not in item.chain or own in item.chain:
+            continue
+        text = _words(item)
+        if text and text not in texts:
+            texts.append(text)
+    return texts
+
+
+def _words(item: ElementNode | TextNode) -> str:
+    if isinstance(item, TextNode):
+        return " ".join(item.text.split())
+    if item.tag in _FIELDS:
+        return ""  # a field's text is what was typed into it, not a label of its card
+    return " ".join((item.text or item.name).split())
+
+
+def _says_something(text: str) -> bool:
+    """Whether ``text`` has two letters or digits at least (not a separator such as ``|``)."""
+    return sum(ch.isalnum() for ch in text) >= 2
+
+
+def _cut(text: str) -> str:
+    """At most ``LABEL_CAP`` characters, cut after a whole word, with no double quote."""
+    text = text.replace('"', "'")
+    if len(text) <= LABEL_CAP:
+        return text
+    head = text[: LABEL_CAP - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > 0 else head).rstrip(" ,;:") + "…"
