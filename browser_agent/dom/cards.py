@@ -63,10 +63,12 @@ def card_labels(items: Sequence[ElementNode | TextNode]) -> dict[str, str]:
         if isinstance(item, ElementNode) and _may_need_a_card(item):
             groups[_look(item)].append(item)
     found: dict[str, str] = {}
+    boxes: dict[tuple[int, int], list[ElementNode | TextNode]] | None = None
     for group in groups.values():
         if len(group) < 2:
             continue
-        cards = [_card_texts(node, card_depth(node, group), items) for node in group]
+        boxes = boxes if boxes is not None else _by_box(items)
+        cards = [_card_texts(node, card_depth(node, group), boxes) for node in group]
         for at, node in enumerate(group):
             others = {text for i, texts in enumerate(cards) if i != at for text in texts}
             label = next((text for text in cards[at] if text not in others and _says_something(text)), "")
@@ -91,31 +93,34 @@ def _in_navigation(node: ElementNode) -> bool:
 
 def _look(node: ElementNode) -> tuple[object, ...]:
     """What the view shows of a control, without its index: look-alikes share it."""
-    words = node.name if node.tag in _FIELDS else (node.text or node.name)
     attrs = node.attributes
-    return (
-        node.frame_id,
-        node.tag,
-        node.role,
-        words,
-        node.icon,
-        attrs.get("type", ""),
-        attrs.get("placeholder", ""),
-    )
+    kind, placeholder = attrs.get("type", ""), attrs.get("placeholder", "")
+    return (node.frame_id, node.tag, node.role, _shown_words(node), node.icon, kind, placeholder)
 
 
 def _shown_words(node: ElementNode) -> str:
     return node.name if node.tag in _FIELDS else (node.text or node.name)
 
 
-def _card_texts(node: ElementNode, depth: int, items: Sequence[ElementNode | TextNode]) -> list[str]:
+def _by_box(items: Sequence[ElementNode | TextNode]) -> dict[tuple[int, int], list[ElementNode | TextNode]]:
+    """The items under each numbered container, in reading order, keyed by (frame, container)."""
+    boxes: dict[tuple[int, int], list[ElementNode | TextNode]] = defaultdict(list)
+    for item in items:
+        for number in item.chain:
+            boxes[(item.frame_id, number)].append(item)
+    return boxes
+
+
+def _card_texts(
+    node: ElementNode, depth: int, boxes: dict[tuple[int, int], list[ElementNode | TextNode]]
+) -> list[str]:
     """The words of the items in ``node``'s card, in reading order, except ``node`` and what it holds."""
     if not 0 < depth < len(node.chain):
         return []
-    box, own = node.chain[-1 - depth], node.chain[-1]
+    own = node.chain[-1]
     texts: list[str] = []
-    for item in items:
-        if item.frame_id != node.frame_id or box not in item.chain or own in item.chain:
+    for item in boxes.get((node.frame_id, node.chain[-1 - depth]), ()):
+        if own in item.chain:
             continue
         text = _words(item)
         if text and text not in texts:
