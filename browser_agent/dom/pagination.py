@@ -21,8 +21,10 @@ __all__ = ["page_links"]
 
 _NUMBER = re.compile(r"\d{1,4}")
 _ARROWS = frozenset({">", "<", "»", "«", "›", "‹", "→", "←", ">>", "<<", "next", "previous", "prev"})
+# A box named for paging: a <nav>, or an id or class word such as pagination, pager, page-numbers. A class
+# word "nav" alone is no sign: jQuery UI names its row of tabs ul.ui-tabs-nav.
 _PAGING = re.compile(
-    r"(?:^|[.#_-])(?:pagination|paginator|pager|paging|pages|page-numbers|nav)(?:$|[.#_-])|^nav(?:$|[.#])"
+    r"^nav(?:$|[.#])|(?:^|[.#_-])(?:pagination|paginator|pager|paging|pages|page-numbers)(?:$|[.#_-])"
 )
 _CLICKABLE = frozenset({"a", "button", "li", "span"})
 _GAP = 120.0  # pixels at most between the centres of two neighbouring links of one row
@@ -43,7 +45,10 @@ def page_links(items: Sequence[ElementNode | TextNode]) -> frozenset[str]:
 
 
 def _clickable(node: ElementNode) -> bool:
-    return node.tag in _CLICKABLE or node.role in ("link", "button")
+    """A link or button (by tag or role); a tab, option or menu item numbered 1, 2, 3 opens no page."""
+    if node.role:
+        return node.role in ("link", "button")
+    return node.tag in _CLICKABLE
 
 
 def _words(node: ElementNode) -> str:

@@ -44,6 +44,9 @@ async def test_number_rows_that_open_no_page_keep_their_numbers(
     assert any(line.endswith("]<a>12</a>") for line in lines) and any(
         line.endswith("]<a>40</a>") for line in lines
     )
+    # Numbered tabs in jQuery UI's ul.ui-tabs-nav are tabs, not pages.
+    tabs = [line.split("]", 1)[1] for line in lines if "role=tab" in line]
+    assert tabs == ["<a role=tab selected>1</a>", "<a role=tab>2</a>", "<a role=tab>3</a>"], lines
 
 
 async def test_a_page_link_read_as_a_page_is_clicked_as_ever(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from browser_agent.dom.pagination import page_links
 from browser_agent.dom.snapshot import ElementNode, Rect
 
@@ -45,3 +47,7 @@ def test_numbers_that_are_no_pager_are_left_alone() -> None:
     assert page_links(two_lines) == set()
     alone = [link("7", 100), link(">", 130)]
     assert page_links(alone) == set(), "one number is no row"
+    tabs = [replace(link(n, 100 + 30 * int(n), ancestors=("ul.ui-tabs-nav",)), role="tab") for n in "123"]
+    assert page_links(tabs) == set(), "numbered tabs"
+    classed = [link(n, 100 + 30 * int(n), ancestors=("li", "ul.steps-nav")) for n in "123"]
+    assert page_links(classed) == set(), "a class word nav alone is no paging box"
