@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from playwright.async_api import Locator
+
 from browser_agent.action_specs import scrolling as specs
 from browser_agent.browser.page_markdown import page_markdown
 from browser_agent.browser.playwright_errors import map_action_errors
@@ -112,9 +114,12 @@ async def _scroll_to_first(ctx: ActionContext, words: str) -> str | None:
     of view is the one it cannot read; when every match is in view, it is told so and nothing moves.
     """
     in_view = False
+    first: Locator | None = None  # the first match of all, should every one be hidden
     for frame in ctx.page.frames:
         found = frame.get_by_text(words)
         count = await found.count()
+        if count and first is None:
+            first = found.first
         for at in range(min(count, _MATCHES)):
             match = found.nth(at)
             where = await match.evaluate(_WHERE_JS)
@@ -124,12 +129,10 @@ async def _scroll_to_first(ctx: ActionContext, words: str) -> str | None:
             in_view = in_view or where == "in"
     if in_view:
         return "{quoted} is in view already: nothing scrolled; read the page as it is"
-    for frame in ctx.page.frames:  # only hidden matches: the first, as a person searching would reach it
-        found = frame.get_by_text(words)
-        if await found.count():
-            await found.first.scroll_into_view_if_needed()
-            return "Scrolled to {quoted}"
-    return None
+    if first is None:
+        return None
+    await first.scroll_into_view_if_needed()  # only hidden matches: the first, as a person would reach it
+    return "Scrolled to {quoted}"
 
 
 _MATCHES = 20  # places a text shows, looked at for one out of view
