@@ -61,9 +61,15 @@
   };
   const clean = UNCUT ? (s) => s.replace(/\s+/g, " ").trim() : cutText;
   // A field's long value keeps its end too: where typing goes on, and the last word of a text area.
+  // Whole words either side of the cut (text_limits.cut_value does the same): half a word read as one
+  // ("rna." for "urna."), and the word before a bare "…" was taken for the last.
   const cutValue = (s, cap) => {
     const t = s.replace(/\s+/g, " ").trim();
-    return t.length > cap ? t.slice(0, cap - VALUE_TAIL - 1) + "…" + t.slice(t.length - VALUE_TAIL) : t;
+    if (t.length <= cap) return t;
+    let head = t.slice(0, cap - VALUE_TAIL - 3), from = t.length - VALUE_TAIL;
+    if (t[head.length] !== " ") { const sp = head.lastIndexOf(" "); if (sp > head.length / 2) head = head.slice(0, sp); }
+    if (t[from - 1] !== " ") { const sp = t.indexOf(" ", from); if (sp !== -1 && sp < t.length - 1) from = sp + 1; }
+    return head.trimEnd() + " … " + t.slice(from).trimStart();
   };
   const cleanValue = UNCUT ? clean : cutValue;
   const rootOf = (el) => el.getRootNode();
@@ -243,6 +249,9 @@
     let mine = owner;
     if (strong || weak) mine = candidate(el, tag, owner, weak, inShadow, select);
     if (kind === "tabindex" && mine !== owner) mine.box = true;
+    // A control whose text a far negative indent pushes off the screen (the image-replacement trick:
+    // jQuery UI's dialog close button, a logo link) shows its icon; the text only names it.
+    if (mine !== owner && mine.rec && parseFloat(style.textIndent) < -999) mine.rec.textHidden = true;
     const table = tableNow || role || tag === "table" ? enterTable(el, tag, role) : null;
     const panel = visible && block && !sealed && !select && el.firstChild !== null
       ? openPanel(el, tag, style, mine !== owner ? mine.rec : null) : null;
@@ -287,7 +296,8 @@
     if (wrapper || box) { if (mine.rec) mine.rec.drop = true; return; }
     const rec = mine.rec;
     if (rec && /^[a-z]/.test(rec.text)) splitLigature(rec, el);
-    if (rec && !rec.name && !rec.text && !rec.icon && !rec.panel) rec.icon = iconHint(el, rec.tag);
+    if (rec && rec.textHidden && rec.text) [rec.name, rec.text] = [rec.name || rec.text, ""];
+    if (rec && (!rec.name || rec.textHidden) && !rec.text && !rec.icon && !rec.panel) rec.icon = iconHint(el, rec.tag);
     if (rec && !mine.weak && mine.sub === 1 && mine.own === 0 && mine.child) absorb(rec, mine.child, el);
     if (owner) { owner.sub += 1; owner.child = rec && rec.drop ? mine.child : rec; }
     if (mine.where === -1) elementsAbove += 1;
@@ -324,7 +334,7 @@
   const items = [];
   for (const it of out) {
     if (it.drop) continue;
-    if (it.kind === "element") { delete it.own; delete it.sub; delete it.drop; delete it.skipText; }
+    if (it.kind === "element") { delete it.own; delete it.sub; delete it.drop; delete it.skipText; delete it.textHidden; }
     else if (it.kind === "text") { delete it.blk; if (!UNCUT) delete it.cut_length; }
     items.push(it);
   }

@@ -201,7 +201,7 @@
   // Attribute text and file names are words people wrote: only the kind of element is dropped from them.
   const ICON_STOP_LOOSE = new Set(["btn", "button", "icon", "ico", "svg", "img", "image"]);
   const SHORT_OK = new Set(["up", "go", "ok", "fb", "tv"]);
-  const ICON_PREFIX = /^(?:fa|fas|far|fab|fal|fad|bi|glyphicon|icon|icons|ico|mdi|ion|ti|la|feather|octicon|ri|bx|bxs|uil|gg|lni)-(.+)$/;
+  const ICON_PREFIX = /^(?:ui-)?(?:fa|fas|far|fab|fal|fad|bi|glyphicon|icon|icons|ico|mdi|ion|ti|la|feather|octicon|ri|bx|bxs|uil|gg|lni)-(.+)$/;
   const ICON_ATTR = /^data-(?:.*-)?(?:icon|tooltip|title|label|testid|test-id|test|qa|cy|action)$/;
   const ICON_CARRIERS = "i, svg, img, span, use, [class*=icon], [data-icon]";
   const ICON_SELF = new Set(["i", "svg", "img"]);

@@ -167,7 +167,20 @@ def _shown_tag(node: ElementNode) -> str:
 def _content(node: ElementNode) -> str:
     if node.tag == "input":
         return ""  # its label and value are shown as attributes and states
-    return node.text or node.name
+    return node.text or _glyph(node) or node.name
+
+
+# Icon names of a close button. Its mark is an ×, and users say "click the x": a name such as
+# "Close" hidden under the icon (jQuery UI's dialog) never read as the "x" asked for, nor did
+# `label=Close` beside the ×; the icon's own name beside it did (MiniWoB++ click-dialog-2).
+_CLOSE_ICONS = frozenset({"close", "closethick", "cross", "times", "xmark", "dismiss"})
+
+
+def _glyph(node: ElementNode) -> str:
+    """The mark a person sees on a control that shows only an icon, where it is one mark: × to close."""
+    if node.text or not node.icon:
+        return ""
+    return "×" if _CLOSE_ICONS.intersection(node.icon.split("-")) else ""
 
 
 def _quote(value: str) -> str:
@@ -190,7 +203,7 @@ def _attributes(node: ElementNode, before: str, tag: str, in_strip: bool) -> lis
         shown.append(f"placeholder={_quote(placeholder)}")
     if not node.name and not node.text and attrs.get("name"):
         shown.append(f"name={_quote(attrs['name'])}")
-    if node.icon and not node.name and not node.text:
+    if node.icon and not node.text:
         shown.append(f"icon={node.icon}")
     href = attrs.get("href", "")
     if href and not _content(node):

@@ -52,11 +52,22 @@ def cut(text: str, cap: int) -> str:
 
 
 def cut_value(text: str, cap: int) -> str:
-    """A field's value in at most ``cap`` characters: its beginning, an ellipsis, and its last
-    ``VALUE_TAIL`` characters (where typing goes on; the last word of a text area)."""
+    """A field's value in at most ``cap`` characters: its beginning, a spaced ellipsis, and about its
+    last ``VALUE_TAIL`` characters (where typing goes on; the last word of a text area), whole words on
+    both sides of the cut. Cut inside words, "…fringilla tortor…rna. Mauris viverra." made a small
+    model take "tortor" for the last word of the text area."""
     if len(text) <= cap:
         return text
-    return text[: cap - VALUE_TAIL - 1] + ELLIPSIS + text[len(text) - VALUE_TAIL :]
+    head, start = text[: cap - VALUE_TAIL - 3], len(text) - VALUE_TAIL
+    if text[len(head)] != " ":  # the head ends inside a word: end it at the word before
+        space = head.rfind(" ")
+        if space > len(head) / 2:
+            head = head[:space]
+    if text[start - 1] != " ":  # the tail starts inside a word: start it at the next one
+        space = text.find(" ", start)
+        if space != -1 and space < len(text) - 1:
+            start = space + 1
+    return f"{head.rstrip()} {ELLIPSIS} {text[start:].lstrip()}"
 
 
 @dataclass(frozen=True, slots=True)

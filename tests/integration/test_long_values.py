@@ -1,5 +1,6 @@
 """A field's long value reads its beginning and its end (where typing goes on, the last word of a text
-area), cut in the middle; with secrets the capture reads the same, and a secret near the end is masked."""
+area), cut in the middle between whole words; with secrets the capture reads the same, and a secret near
+the end is masked."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ async def test_a_long_value_shows_its_beginning_and_its_end(
 ) -> None:
     await session.navigate(server.url("dom/long_values.html"))
     view = render(await extract_snapshot(session.page))
-    assert 'value="The printer near the kitchen duplicates…ts go out on Friday."' in view
-    assert 'value="Printer on the third floor prints every…since Monday morning"' in view
-    assert 'value="Workplace technology and office equipme…upport (second line)"' in view
+    # Cut between whole words: half a word ("ts go out") read as a word of its own.
+    assert 'value="The printer near the kitchen … go out on Friday."' in view
+    assert 'value="Printer on the third floor prints … since Monday morning"' in view
+    assert 'value="Workplace technology and office … (second line)"' in view
     for line in view.splitlines():
         if "value=" in line:
             value = line.split('value="', 1)[1].split('"', 1)[0]
-            assert len(value) == 60
+            assert 40 <= len(value) <= 60
 
 
 async def test_with_a_redactor_the_same_values_are_shown_and_a_secret_at_the_end_is_masked(

@@ -60,7 +60,7 @@ async def test_icon_only_controls_are_named_by_their_icons(
         "<a icon=arrow-left href=#back></a>",  # xlink:href
         "<button icon=more-vert></button>",  # material icons ligature
         "<button icon=share></button>",  # data-icon
-        "<button icon=close-dialog></button>",  # data-testid
+        "<button icon=close-dialog>×</button>",  # data-testid; a close icon shows its mark
         "<button>Delete draft</button>",  # a ligature beside text is not text
     ):
         assert line in text, f"{line} missing from:\n{text}"

@@ -12,6 +12,7 @@ from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
+from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.read_only import type_into_read_only
 from browser_agent.controller.actions.refusals import check_typeable
@@ -165,6 +166,9 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     picked = await type_into_read_only(index, _label(node, ctx), handle, text, ctx)
     if picked is not None:
         return picked
+    snapshot = await ctx.current_snapshot()
+    if ctx.model_chose and clear:
+        await check_not_overwriting(index, _label(node, ctx), node, handle, snapshot, ctx.session, ctx.redact)
     async with watch_suggestions(handle, ctx.redact) as suggested:
         with map_action_errors(f"typing into element {index}"):
             if clear and await _fillable(handle):
@@ -173,6 +177,7 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
                 await _type_at_end(handle, text, clear=clear)
             shown = await handle.evaluate(_VALUE_JS)
         appeared = await suggested()
+    note_typed(ctx.session, snapshot.url, node.element_id)
     if shown == "" and text.strip():
         await _text_not_kept(index, node, handle, ctx)
     secret = node.attributes.get("type", "").lower() == "password"

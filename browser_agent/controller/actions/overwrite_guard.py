@@ -1,0 +1,74 @@
+"""Typing over a long text that the page wrote is held back once, with what the field holds.
+
+Told to "find the last word in the text area and enter it into the text field", a small model typed the
+word into the text area itself: ``input_text`` replaced the text it was to read with one word, and the
+form was sent wrong. A field holding a long text that no action of this session typed (a letter to
+answer, a passage to read, a description to edit) is not replaced on the first try: the action fails
+saying what the field holds. The same action again replaces it, since a user may well ask for that.
+Typing with ``clear=false`` adds to the text and is never held.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from weakref import WeakKeyDictionary
+
+from playwright.async_api import ElementHandle
+
+from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.dom.text_limits import NAME_CAP, cut_value
+from browser_agent.errors import ActionError
+
+__all__ = ["check_not_overwriting", "note_typed"]
+
+LONG_TEXT = 100  # characters: a value this long that the session did not type is the page's text
+
+# Per session, the fields (page address, element id) held back once, and those an action typed into.
+_HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+_TYPED: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+
+_TEXT_JS = """(el) => (el.isContentEditable ? el.innerText
+  : (el.tagName === 'TEXTAREA' || el.tagName === 'INPUT') ? String(el.value ?? '') : '')"""
+
+
+def note_typed(owner: object, url: str, element_id: str) -> None:
+    """Remember that an action typed into ``element_id`` on ``url``: what it holds is the session's own."""
+    _TYPED.setdefault(owner, set()).add((url, element_id))
+
+
+async def check_not_overwriting(
+    index: int,
+    label: str,
+    node: ElementNode,
+    handle: ElementHandle,
+    snapshot: DomSnapshot,
+    owner: object,
+    redact: Callable[[str], str],
+) -> None:
+    """Fail, the first time only, when typing with ``clear`` would replace a long text in the field
+    ``node`` (element ``index``, named ``label``) that no action typed; ``owner`` (the browser session)
+    keeps which fields were held back or typed into.
+
+    Raises:
+        ActionError: what the field holds, and that the same action again replaces it.
+    """
+    key = (snapshot.url, node.element_id)
+    if key in _HELD.get(owner, set()) or key in _TYPED.get(owner, set()):
+        return
+    if node.attributes.get("type", "").lower() == "password":
+        return
+    text = ""
+    with contextlib.suppress(PlaywrightError):
+        text = " ".join(str(await handle.evaluate(_TEXT_JS)).split())
+    if len(text) < LONG_TEXT:
+        return
+    _HELD.setdefault(owner, set()).add(key)
+    shown = cut_value(redact(text), NAME_CAP)  # redacted before it is cut: no part of a secret is quoted
+    raise ActionError(
+        f"element {index} ({label}) holds a text of {len(text)} characters that the page wrote "
+        f"({shown!r}); typing with clear=true would replace all of it. If the task asks to read it, read it "
+        f"on the page and type the answer into the field meant for it; to replace it anyway, repeat this "
+        f"action."
+    )
