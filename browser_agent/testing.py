@@ -59,7 +59,8 @@ def find_index(page: str, tag: str, *needles: str) -> int:
     previous = ""
     for line in page.splitlines():
         match = _ELEMENT.search(line)
-        context = (line if match and match.start() > 0 else previous + " " + line).lower()
+        before = line[: match.start()].strip(" *") if match else ""  # "*" marks a new element, no text
+        context = (line if before else previous + " " + line).lower()
         if match and match.group(2) == tag and all(n.lower() in context for n in needles):
             return int(match.group(1))
         previous = "" if match else line

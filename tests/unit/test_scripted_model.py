@@ -163,3 +163,6 @@ def test_find_index_reads_the_element_line_or_the_text_above_it() -> None:
         find_index(PAGE, "button", "Checkout")
     with pytest.raises(LookupError):
         find_index(PAGE, "a", "Quantity")  # the text above names only the element right below it
+    # an element new since the last step is marked "*": the text above still names it
+    new = "Note for the courier\n*[2]<input/>\n*[3]<button>Save</button>"
+    assert find_index(new, "input", "courier") == 2
