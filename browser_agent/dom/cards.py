@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 
 from browser_agent.dom.snapshot import ElementNode, TextNode
 
-__all__ = ["card_depth", "card_labels"]
+__all__ = ["card_depth", "card_labels", "look_alike_cards"]
 
 LABEL_CAP = 24  # characters of a card's label shown beside a look-alike
 _FIELDS = frozenset({"input", "textarea", "select"})
@@ -75,6 +75,20 @@ def card_labels(items: Sequence[ElementNode | TextNode]) -> dict[str, str]:
             if label:
                 found[node.element_id] = _cut(label)
     return found
+
+
+def look_alike_cards(items: Sequence[ElementNode | TextNode], element_id: str) -> dict[str, list[str]]:
+    """The texts of the card of each control that reads exactly like ``element_id``'s (itself included),
+    keyed by ``element_id``; empty when it has no look-alike in view or is one that needs no card."""
+    nodes = [item for item in items if isinstance(item, ElementNode) and _may_need_a_card(item)]
+    clicked = next((node for node in nodes if node.element_id == element_id), None)
+    if clicked is None:
+        return {}
+    group = [node for node in nodes if _look(node) == _look(clicked)]
+    if len(group) < 2:
+        return {}
+    boxes = _by_box(items)
+    return {node.element_id: _card_texts(node, card_depth(node, group), boxes) for node in group}
 
 
 def _may_need_a_card(node: ElementNode) -> bool:

@@ -9,6 +9,7 @@ from playwright.async_api import ElementHandle, Page
 from browser_agent.action_specs import elements as specs
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.action_types import ActionResult
+from browser_agent.controller.actions.card_guard import check_card_named
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
@@ -60,6 +61,8 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             check_goal_names_it(index, node, await ctx.current_snapshot(), ctx.goal, ctx.session, ctx.quote)
         except OffTheList as exc:  # the step's clicks on the list still run
             return ActionResult(skipped=True, extracted_content=ctx.redact(str(exc)))
+    if ctx.model_chose:
+        check_card_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
     if announces_submenu(node) and await open_submenu_by_pointing(item := (await ctx.element(index))[1]):
         items = ", ".join(ctx.quote(name[:OPTION_CAP]) for name in await submenu_items(item))
         await ctx.session.settle()
