@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from browser_agent.dom.cards import LABEL_CAP, card_labels
+from browser_agent.dom.cards import LABEL_CAP, card_labels, look_alike_cards
 from browser_agent.dom.snapshot import Cell, ElementNode, Rect, TextNode
 
 
@@ -93,3 +93,13 @@ def test_menu_links_long_names_and_separators_get_no_card() -> None:
         link("Home", "b", (1, 2, 20, 22)),
     ]
     assert card_labels(bars) == {"b": "News"}, "a separator is no label"
+
+
+def test_look_alike_cards_gives_every_card_of_the_clicked_controls_look_whole() -> None:
+    items = row("Leena Commodo", 10) + row("Coretta Condimentum nisl sed sed", 20)
+    assert look_alike_cards(items, "s20") == {
+        "s10": ["Leena Commodo"],
+        "s20": ["Coretta Condimentum nisl sed sed"],  # not cut: the card guard matches the task's words
+    }
+    assert look_alike_cards(row("Leena", 10), "s10") == {}  # no look-alike
+    assert look_alike_cards(items, "nowhere") == {}
