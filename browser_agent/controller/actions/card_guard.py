@@ -15,14 +15,13 @@ import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
-from browser_agent.dom.cards import card_labels, look_alike_cards
+from browser_agent.dom.cards import LABEL_CAP, card_labels, look_alike_cards
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
 __all__ = ["check_card_named"]
 
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word of three letters or more
-_LABEL = 24
 
 # Per session, the controls (page address, element id) held back once.
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
@@ -72,8 +71,8 @@ def check_card_named(
         return
     held.add(key)
     labels = card_labels(snapshot.items)
-    mine = redact(labels.get(node.element_id) or " ".join(cards[node.element_id])[:_LABEL])
-    theirs = redact(labels.get(target.element_id) or " ".join(cards[target.element_id])[:_LABEL])
+    mine = redact(labels.get(node.element_id) or " ".join(cards[node.element_id])[:LABEL_CAP])
+    theirs = redact(labels.get(target.element_id) or " ".join(cards[target.element_id])[:LABEL_CAP])
     telling_words = telling(target.element_id)
     word = redact(next(w for w in _WORD.findall(task) if w.lower() in telling_words))  # as the task spells it
     raise ActionError(

@@ -162,14 +162,14 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
         moved = await set_slider(index, _label(node, ctx), handle, text, ctx)
         if moved is not None:
             return moved
-    await check_typeable(index, node, handle, await ctx.current_snapshot(), ctx.redact)
+    snapshot = await ctx.current_snapshot()
+    await check_typeable(index, node, handle, snapshot, ctx.redact)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
     picked = await type_into_read_only(index, _label(node, ctx), handle, text, ctx)
     if picked is not None:
         return picked
-    snapshot = await ctx.current_snapshot()
     if ctx.model_chose and clear:
         await check_not_overwriting(index, _label(node, ctx), node, handle, snapshot, ctx.session, ctx.redact)
     async with watch_suggestions(handle, ctx.redact) as suggested:
