@@ -67,3 +67,11 @@ async def test_no_card_named_or_no_model_choosing_holds_nothing_back(page: Brows
         await _click(page, lentils, "Bookmark the mushroom risotto.", chose=False)
     ).error is None  # a replay
     assert await _said(page) == "Bookmarked Lentil soup"
+
+
+async def test_a_named_cards_control_that_is_turned_off_is_not_offered(page: BrowserSession) -> None:
+    # a pop-up turned a form's button off: the guard pointed the model to it, and the click failed
+    await page.page.evaluate("document.querySelectorAll('.recipe button')[2].disabled = true")
+    lentils, _, _ = await _bookmarks(page)
+    clicked = await _click(page, lentils, "Bookmark the Mushroom risotto.")
+    assert clicked.error is None and await _said(page) == "Bookmarked Lentil soup"

@@ -76,6 +76,20 @@ async def test_a_button_named_as_sending_outside_a_form_is_held_back_and_others_
     assert sent.error is None and await _sent(page) == "shuffle quiz"
 
 
+async def test_an_ok_button_beside_an_empty_field_outside_a_form_is_held_back_once(
+    page: BrowserSession,
+) -> None:
+    # a box of fields confirmed with "OK" (no <form>): the small model pressed it with the password still
+    # empty after a pop-up had turned the fields off and on again
+    ok, got_it = await index_of(page, "OK"), await index_of(page, "Got it")
+    [held] = await _run(page, {"action": "click_element", "index": ok})
+    assert held.error is not None and '"Card number" empty' in held.error and await _sent(page) == ""
+    [notice] = await _run(page, {"action": "click_element", "index": got_it})
+    assert notice.error is None and await _sent(page) == "notice"
+    [again] = await _run(page, {"action": "click_element", "index": ok})
+    assert again.error is None and await _sent(page) == "notice gift"
+
+
 async def test_a_form_with_nothing_set_names_its_list_and_radios(page: BrowserSession) -> None:
     order = await index_of(page, "Order")
     [held] = await _run(page, {"action": "click_element", "index": order})

@@ -67,7 +67,7 @@ def check_card_named(
     if len(named) != 1:
         return
     target = next((n for n in snapshot.selector_map.values() if n.element_id == named[0]), None)
-    if target is None:
+    if target is None or "disabled" in target.states:  # a control turned off is no way to do the task
         return
     held.add(key)
     labels = card_labels(snapshot.items)

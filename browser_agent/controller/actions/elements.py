@@ -179,8 +179,14 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
             else:
                 await _type_at_end(handle, text, clear=clear)
             shown = await handle.evaluate(_VALUE_JS)
+            taken = shown is not None or bool(await handle.evaluate(_FOCUSED_JS))
         appeared = await suggested()
     note_typed(ctx.session, snapshot.url, node.element_id)
+    if not taken:
+        raise ActionError(
+            f"element {index} ({_label(node, ctx)}) is no text field and nothing took the typing; the click "
+            "on it was done and may have changed the page (see it). input_text types into fields only."
+        )
     if shown == "" and text.strip():
         await _text_not_kept(index, node, handle, ctx)
     secret = node.attributes.get("type", "").lower() == "password"
@@ -200,8 +206,9 @@ async def _text_not_kept(index: int, node: ElementNode, handle: ElementHandle, c
     with contextlib.suppress(PlaywrightError):
         disabled = bool(await handle.evaluate("(el) => el.disabled === true || el.readOnly === true"))
     why = (
-        "the page turned the field off as it took the focus: something may need an answer first, such as "
-        "a pop-up (see the page)"
+        "as it took the focus, the page turned the field off and showed something to answer first, such as "
+        "a pop-up (its controls are marked * on the page): answer it so that the task can go on, then type "
+        f"into element {index} again"
         if disabled
         else "the page emptied it again: it may take other text, or something else comes first"
     )
@@ -226,6 +233,13 @@ def _holds_note(shown: str | None, secret: bool, ctx: ActionContext) -> str:
 
 _VALUE_JS = """(el) => ('value' in el && typeof el.value === 'string') ? el.value
   : (el.isContentEditable ? el.innerText : null)"""
+# Whether anything holds the keyboard focus after typing into an element with no value of its own: a
+# row or a card (a mail in a list) opens on the click and the keys go nowhere, yet "Typed ..." let a small
+# model go on as if its reply were written. A widget that took the focus (its own field, a list with
+# type-ahead) counts as taking the keys.
+_FOCUSED_JS = """(el) => { let a = el.ownerDocument.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return !!a && a !== el.ownerDocument.body && a !== el.ownerDocument.documentElement; }"""
 _FILLABLE_JS = """(el) => el.isContentEditable || el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' &&
   !['checkbox','radio','button','submit','reset','file','image','range','color','hidden'].includes(el.type))"""
 

@@ -25,9 +25,10 @@ __all__ = ["check_no_open_suggestions", "check_not_sending_unset", "may_send", "
 _SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
 _SHOWN = 4
 
-# The box a button that may send (``may_send``) sends: its form, else (for a button named as sending) the
+# The box a button that may send (``may_send``) sends: its form, else (for a button named as sending or
+# confirming: "OK" beside fields is how many boxes without a <form> are sent) the
 # nearest of its ancestors (a few levels up) holding a field; null for anything else.
-_SENDING = ("submit", "send", "log in", "login", "sign in", "sign up", "register", "search", "save")
+_SENDING = ("submit", "send", "ok", "log in", "login", "sign in", "sign up", "register", "search", "save")
 _SCOPE_JS = f"""(el) => {{
   const SENDING = {list(_SENDING)!r};
   if (el.form) return el.form;
