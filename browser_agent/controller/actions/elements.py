@@ -13,6 +13,7 @@ from browser_agent.controller.actions.card_guard import check_card_named
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
+from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.read_only import type_into_read_only
@@ -99,7 +100,11 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         session.context.remove_listener("page", on_page)
     if opened:
         return await _followed_new_tab(index, opened[-1], ctx)
-    note = await _checked_note(index, node, ctx) or await _empty_field_note(index, node, ctx)
+    note = (
+        await _checked_note(index, node, ctx)
+        or await _empty_field_note(index, node, ctx)
+        or await opened_fields_note(session.page, await ctx.current_snapshot())
+    )
     return ActionResult(extracted_content=f"Clicked element {index} ({_label(node, ctx)}){note}")
 
 

@@ -1,0 +1,48 @@
+"""After a click, the empty text fields it brought onto the page: a click on Forward or Reply opens a form
+whose "to" field is empty, and a small model that was told only "Clicked element 4 (Forward)" called the
+task done. The click's result says how many empty fields appeared, so the next step fills them."""
+
+from __future__ import annotations
+
+import contextlib
+
+from playwright.async_api import Page
+
+from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.dom.snapshot import DomSnapshot
+
+__all__ = ["opened_fields_note"]
+
+# The in-page ids (see dom/extract.js) of the empty, enabled text fields in view; '' for a field no capture
+# has seen.
+_EMPTY_FIELDS_JS = """() => {
+  const reg = window.__browserAgent;
+  const text = ['', 'text', 'email', 'search', 'tel', 'url', 'number', 'password'];
+  const found = [];
+  for (const el of document.querySelectorAll('input, textarea, [contenteditable]')) {
+    if (el.tagName === 'INPUT' && !text.includes(el.getAttribute('type') ? el.type : '')) continue;
+    if (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA' && !el.isContentEditable) continue;
+    if (el.disabled || el.readOnly || !el.checkVisibility({ visibilityProperty: true })) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width < 2 || box.height < 2) continue;
+    // in view only: the page view leaves out much of what is far below, and that was not opened
+    if (box.bottom <= 0 || box.right <= 0 || box.top >= innerHeight || box.left >= innerWidth) continue;
+    if (((el.isContentEditable ? el.textContent : el.value) || '').trim()) continue;
+    found.push(reg ? reg.ids.get(el) || '' : '');
+  }
+  return found;
+}"""
+
+
+async def opened_fields_note(page: Page, seen: DomSnapshot) -> str:
+    """``; it showed N empty text field(s) ...`` when the page now shows empty text fields that were not
+    in ``seen`` (the page the model chose from); "" otherwise, or when the page cannot be asked."""
+    found: list[str] = []
+    with contextlib.suppress(PlaywrightError):  # navigated away or closed: the next state says it
+        found = await page.main_frame.evaluate(_EMPTY_FIELDS_JS)
+    new = [element_id for element_id in found if element_id not in seen.element_ids]
+    if not new:
+        return ""
+    if len(new) == 1:
+        return "; it opened an empty text field (marked * on the page): input_text types into it"
+    return f"; it opened {len(new)} empty text fields (marked * on the page): input_text types into them"
