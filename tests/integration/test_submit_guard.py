@@ -90,6 +90,13 @@ async def test_an_ok_button_beside_an_empty_field_outside_a_form_is_held_back_on
     assert again.error is None and await _sent(page) == "notice gift"
 
 
+async def test_an_ok_button_the_task_names_is_clicked_at_once(page: BrowserSession) -> None:
+    ok = await index_of(page, "OK")
+    action = {"action": "click_element", "index": ok}
+    [clicked] = await Controller().run([action], page, model_chose=True, task='Click on the "ok" button.')
+    assert clicked.error is None and await _sent(page) == "gift"
+
+
 async def test_a_form_with_nothing_set_names_its_list_and_radios(page: BrowserSession) -> None:
     order = await index_of(page, "Order")
     [held] = await _run(page, {"action": "click_element", "index": order})

@@ -76,7 +76,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         check_expanded_first(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
         check_no_open_suggestions(index, node, snapshot, ctx.session, ctx.redact)
         _, handle = await ctx.element(index)
-        await check_not_sending_unset(index, node, handle, snapshot, ctx.session, ctx.redact)
+        await check_not_sending_unset(index, node, handle, snapshot, ctx.session, ctx.redact, ctx.task)
     opened: list[Page] = []
 
     def on_page(page: Page) -> None:

@@ -10,6 +10,7 @@ second click on the same button goes through, since a form may well be sent as i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
@@ -25,12 +26,14 @@ __all__ = ["check_no_open_suggestions", "check_not_sending_unset", "may_send", "
 _SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
 _SHOWN = 4
 
-# The box a button that may send (``may_send``) sends: its form, else (for a button named as sending or
-# confirming: "OK" beside fields is how many boxes without a <form> are sent) the
-# nearest of its ancestors (a few levels up) holding a field; null for anything else.
-_SENDING = ("submit", "send", "ok", "log in", "login", "sign in", "sign up", "register", "search", "save")
-_SCOPE_JS = f"""(el) => {{
-  const SENDING = {list(_SENDING)!r};
+# The box a button that may send (``may_send``) sends: its form, else (for a button named as sending, one
+# of ``SENDING``) the nearest of its ancestors (a few levels up) holding a field; null for anything else.
+_SENDING = ("submit", "send", "log in", "login", "sign in", "sign up", "register", "search", "save")
+# "OK" beside fields is how many boxes without a <form> are sent (a login box whose button says OK); a
+# task that names the OK button asks for that button itself ("Click on the "ok" button" beside empty
+# boxes), so then it does not count as sending.
+_CONFIRMING = "ok"
+_SCOPE_JS = f"""(el, SENDING) => {{
   if (el.form) return el.form;
   // Without a form, only a button that says it sends: a page may put a text box beside any button.
   const words = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().toLowerCase();
@@ -103,9 +106,11 @@ async def check_not_sending_unset(
     snapshot: DomSnapshot,
     owner: object,
     redact: Callable[[str], str],
+    task: str = "",
 ) -> None:
     """Fail, the first time only, when ``node`` submits a form with an empty text field, or with nothing
-    set; ``owner`` (the browser session) keeps which buttons were held back.
+    set; ``owner`` (the browser session) keeps which buttons were held back. An OK button counts as
+    sending unless ``task`` names it.
 
     Raises:
         ActionError: the unset fields, and that a second click sends the form anyway.
@@ -114,7 +119,9 @@ async def check_not_sending_unset(
     held = _HELD.setdefault(owner, set())
     if key in held or not may_send(node):
         return
-    box = (await handle.evaluate_handle(_SCOPE_JS)).as_element()
+    named_ok = re.search(rf"\b{_CONFIRMING}\b", task, re.IGNORECASE) is not None
+    sending = list(_SENDING) if named_ok else [*_SENDING, _CONFIRMING]
+    box = (await handle.evaluate_handle(_SCOPE_JS, sending)).as_element()
     if box is None:
         return
     chosen = _CHOSEN.get(owner, set())
