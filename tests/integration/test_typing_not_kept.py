@@ -47,27 +47,3 @@ async def test_typing_nothing_into_an_empty_field_is_no_failure(
     payee = await index_of(session, "Payee")
     cleared = await run1(session, {"action": "input_text", "index": payee, "text": ""})
     assert cleared.error is None
-
-
-async def test_a_click_on_a_control_the_dialog_turned_off_names_the_dialogs_controls(
-    session: BrowserSession, server: LocalServer
-) -> None:
-    await session.navigate(server.url("controller/field_lock.html"))
-    await run1(session, {"action": "input_text", "index": await index_of(session, "Amount"), "text": "120"})
-    state = await session.state()  # the model sees the page with the dialog: its button is new
-    assert state.snapshot is not None
-    [send, yes] = [
-        next(n.index for n in state.snapshot.selector_map.values() if n.text == text)
-        for text in ("Send money", "Yes, go on")
-    ]
-    clicked = await run1(session, {"action": "click_element", "index": send}, model_chose=True)
-    assert clicked.error == (
-        f"element {send} is turned off, and the page shows new controls that are not: [{yes}] <button> "
-        f'"Yes, go on": something to answer first, such as a pop-up. Answer it so that the task can go on; '
-        f"then element {send} may work again."
-    )
-    # a replay is not told: its click waits for the button as before
-    replayed = await run1(session, {"action": "click_element", "index": send})
-    assert replayed.error is not None and "disabled" in replayed.error
-    answered = await run1(session, {"action": "click_element", "index": yes}, model_chose=True)
-    assert answered.error is None and await session.page.inner_text("#sent") == ""

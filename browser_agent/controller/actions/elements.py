@@ -17,7 +17,7 @@ from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.read_only import type_into_read_only
-from browser_agent.controller.actions.refusals import check_not_turned_off_by_new, check_typeable
+from browser_agent.controller.actions.refusals import check_typeable
 from browser_agent.controller.actions.slider import set_slider
 from browser_agent.controller.actions.submenus import (
     announces_submenu,
@@ -58,7 +58,6 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             f"{index} and the text of one option" + (f" ({options})." if options else ".")
         )
     if ctx.model_chose:
-        check_not_turned_off_by_new(index, node, await ctx.current_snapshot(), ctx.redact)
         try:
             check_goal_names_it(index, node, await ctx.current_snapshot(), ctx.goal, ctx.session, ctx.quote)
         except OffTheList as exc:  # the step's clicks on the list still run

@@ -239,30 +239,3 @@ async def check_listable(
     where = _others(lists_of(snapshot), index, redact, "lists here: ", "no list", snapshot)
     what = "a text field" if kind == "field" else _kind_words(kind, node, redact)
     raise ActionError(f"element {index} is {what}, not a list: {_USE[kind]}; {where}.")
-
-
-def check_not_turned_off_by_new(
-    index: int, node: ElementNode, snapshot: DomSnapshot, redact: Callable[[str], str]
-) -> None:
-    """Fail at once when ``node`` is turned off while controls new on the page (a pop-up that turned the
-    form off) are not: those are what to answer first. The 1.5B model clicked the form's turned-off
-    button again and again, told only that it was disabled, then the pop-up's OK that left the page.
-
-    Raises:
-        ActionError: the new controls, and that answering them may turn the element back on.
-    """
-    if "disabled" not in node.states:
-        return
-    asking = [
-        n
-        for n in snapshot.selector_map.values()
-        if n.is_new and n.frame_id == node.frame_id and "disabled" not in n.states
-    ]
-    if not asking:
-        return
-    shown = ", ".join(said(n, redact, snapshot) for n in asking[:_SHOWN])
-    raise ActionError(
-        f"element {index} is turned off, and the page shows new controls that are not: {shown}: something "
-        f"to answer first, such as a pop-up. Answer it so that the task can go on; then element {index} may "
-        "work again."
-    )
