@@ -264,3 +264,46 @@ async def test_a_quoted_name_clicked_and_hidden_again_is_done(
     assert history.is_done() and len(history.steps) == 4
     assert all(r.error is None for s in history.steps for r in s.results)
     assert await session.page.locator("#products-menu").is_hidden()
+
+
+def _open_note(page: str) -> dict[str, object]:
+    return _step("open it", {"action": "click_element", "index": find_index(page, "div", "Budget review")})
+
+
+def _comment(page: str) -> dict[str, object]:
+    field = find_index(page, "textarea", "Comment")
+    return _step("comment", {"action": "input_text", "index": field, "text": "Approved"})
+
+
+async def test_done_right_after_a_click_that_opened_empty_fields_is_held_back_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/note_rows.html"))
+    policy = _steps(_open_note, _finish, _comment, _finish)
+    history = await Agent(
+        "Open the budget review note and comment Approved", ScriptedChatModel(policy=policy), browser=session
+    ).run(max_steps=6)
+    held = history.steps[1].results[0]
+    assert held.error is not None and not held.is_done
+    assert held.error.startswith("not done yet: the last click opened fields that are still empty: [")
+    assert '<textarea> "Comment"' in held.error
+    assert history.is_done() and len(history.steps) == 4
+    assert await session.page.input_value("#comment") == "Approved"
+
+
+async def test_done_after_a_click_that_opened_no_empty_field_ends_the_run(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/note_rows.html"))
+    history = await Agent(
+        "Open the budget review note",
+        ScriptedChatModel(policy=_steps(_open_other, _open_note, _finish)),
+        browser=session,
+    ).run(max_steps=6)
+    # the empty comment field was opened by the click before the last one: the last opened nothing
+    assert history.is_done() and len(history.steps) == 3
+    assert all(r.error is None for s in history.steps for r in s.results)
+
+
+def _open_other(page: str) -> dict[str, object]:
+    return _step("reveal", {"action": "click_element", "index": find_index(page, "div", "Offsite plan")})
