@@ -35,7 +35,7 @@ _EMPTY_FIELDS_JS = """() => {
 
 
 async def opened_fields_note(page: Page, seen: DomSnapshot) -> str:
-    """``; it showed N empty text field(s) ...`` when the page now shows empty text fields that were not
+    """``; it opened N empty text fields ...`` when the page now shows empty text fields that were not
     in ``seen`` (the page the model chose from); "" otherwise, or when the page cannot be asked."""
     found: list[str] = []
     with contextlib.suppress(PlaywrightError):  # navigated away or closed: the next state says it
