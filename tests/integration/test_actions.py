@@ -43,6 +43,17 @@ async def test_go_to_url_go_back_and_a_refused_domain(
         assert session.page.url.endswith("form.html")
 
 
+async def test_go_back_to_the_blank_page_the_tab_opened_with_is_refused(
+    browser: Browser, server: LocalServer
+) -> None:
+    async with BrowserSession(browser=browser) as session:
+        await session.new_tab()  # a fresh tab: about:blank first
+        await run1(session, {"action": "go_to_url", "url": server.url("controller/form.html")})
+        back = await run1(session, {"action": "go_back"})
+        assert back.error is not None and "the tab showed only a blank page before it" in back.error
+        assert session.page.url.endswith("form.html")
+
+
 async def test_search_uses_the_configured_engine(session: BrowserSession, server: LocalServer) -> None:
     controller = Controller(search_engine_url=server.url("controller/target.html?q={query}"))
     [result] = await controller.run([{"action": "search_web", "query": "blue mugs & cups"}], session)

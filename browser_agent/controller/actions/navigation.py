@@ -104,10 +104,33 @@ def _same_document(current: str, wanted: str, *, fragment: bool = False) -> bool
 async def go_back(ctx: ActionContext) -> str:
     """Go back to the previous page of the current tab."""
     before = ctx.page.url
+    if await _previous_is_blank(ctx):
+        # The small model went back from its task page to the blank page the tab opened with, then
+        # guessed addresses (example.com/login) to find the form again.
+        raise ActionError(
+            f"There is no previous page to go back to from {before}: the tab showed only a blank page "
+            "before it. Go on with the task on this page (open a URL if it needs another)."
+        )
     await ctx.session.go_back()
     if ctx.page.url == before:
         raise ActionError(f"There is no previous page to go back to from {before}; open a URL instead.")
     return f"Went back to {ctx.page.url}"
+
+
+async def _previous_is_blank(ctx: ActionContext) -> bool:
+    """Whether the tab's history holds only a blank page (``about:blank``) before the current one; False
+    when the browser cannot say (the page then goes back as asked)."""
+    page = ctx.page
+    try:
+        cdp = await page.context.new_cdp_session(page)
+        try:
+            history = await cdp.send("Page.getNavigationHistory")
+        finally:
+            await cdp.detach()
+    except PlaywrightError:
+        return False
+    current, entries = history.get("currentIndex", 0), history.get("entries", [])
+    return bool(0 < current < len(entries) and entries[current - 1].get("url") == "about:blank")
 
 
 async def search_web(query: str, ctx: ActionContext) -> str:
