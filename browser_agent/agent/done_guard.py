@@ -18,10 +18,7 @@ folder, or closed the menu again, and called ``done`` with the file or item neve
 names the element that opens the part.
 
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
-done."): held back once, asking for the answer (``agent/answer_check.py``). And for a ``done`` right after
-a click that opened text fields still empty (new on the page the model saw): the model clicked Forward on
-a mail and called ``done`` with the form open and its "to" field empty, although the click's result said
-that it had opened an empty field.
+done."): held back once, asking for the answer (``agent/answer_check.py``).
 """
 
 from __future__ import annotations
@@ -45,9 +42,6 @@ _BUTTON_INPUTS = frozenset({"submit", "button", "image"})
 _FIELDS = frozenset({"input", "textarea", "select"})
 _FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"})
 _LONGEST_NAME = 30  # a longer "name" is a sentence, not what a task calls a button by
-_TEXT_INPUTS = frozenset({"", "text", "email", "search", "tel", "url", "number", "password"})
-_SHOWN_FIELDS = 3
-_NOT_EMPTY_OR_OFF = frozenset({"filled", "disabled", "readonly"})  # states of a field with nothing to fill
 
 
 def _is_button(node: ElementNode) -> bool:
@@ -66,7 +60,6 @@ class DoneGuard:
     pressed: set[str] = field(default_factory=set)
     entered: bool = False  # Enter was pressed in the run
     typed: set[str] = field(default_factory=set)  # the texts the model typed, in lower case
-    clicked_last: bool = False  # the run's last action before a done was a click
     _held: set[str] = field(default_factory=set)
     _asked_for_answer: bool = False  # a done without an answer was held back once
     _just_held: bool = False  # the last step's done was held back
@@ -82,8 +75,6 @@ class DoneGuard:
         for result in results:
             if result.error is not None:
                 continue
-            if not result.skipped and result.action != "done":
-                self.clicked_last = result.action == "click_element"
             if result.action == "click_element" and result.element is not None:
                 self.pressed.add(_name(result.element))
             elif result.action == "send_keys" and "enter" in (result.extracted_content or "").lower():
@@ -151,13 +142,6 @@ class DoneGuard:
                 f"element {closed.opener.index} opens the part holding it. Open it and click "
                 f'"{closed.name}" first if the task needs it (a later done ends the run as it is).'
             )
-        elif self.clicked_last and "opened fields" not in self._held and (opened := _opened_empty(snapshot)):
-            self._held.add("opened fields")
-            named = ", ".join(said(node, redact, snapshot) for node in opened[:_SHOWN_FIELDS])
-            error = (
-                f"not done yet: the last click opened fields that are still empty: {named}. Fill them (and "
-                "send what they belong to) first if the task needs it (a later done ends the run as it is)."
-            )
         elif self._answerless(task, said_text := last.extracted_content or ""):
             self._asked_for_answer = True
             error = (
@@ -182,23 +166,6 @@ class DoneGuard:
     def _answerless(self, task: str, text: str) -> bool:
         """Whether ``text`` is the first done of the run that answers nothing of a question ``task``."""
         return not self._asked_for_answer and asks_question(task) and not holds_answer(task, text)
-
-
-def _opened_empty(snapshot: DomSnapshot | None) -> list[ElementNode]:
-    """The text fields of ``snapshot`` that are new on it (the last action opened them) and empty."""
-    if snapshot is None:
-        return []
-    return [
-        node
-        for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index)
-        if node.is_new
-        and (
-            node.tag == "textarea"
-            or (node.tag == "input" and node.attributes.get("type", "").lower() in _TEXT_INPUTS)
-            or node.role in ("textbox", "searchbox")
-        )
-        and not any(state.startswith("value=") or state in _NOT_EMPTY_OR_OFF for state in node.states)
-    ]
 
 
 def _spaced(text: str) -> str:
