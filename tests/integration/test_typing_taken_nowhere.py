@@ -31,7 +31,7 @@ async def test_typing_into_a_row_that_opens_on_the_click_fails_saying_nothing_to
     row = await index_of(notes, "Offsite plan")
     typed = await _type(notes, row, "Looks good")
     assert typed.error is not None, typed.extracted_content
-    assert f"element {row} (" in typed.error and "is no text field and nothing took the typing" in typed.error
+    assert f"element {row} (" in typed.error and "is no text field and did not take the typing" in typed.error
     # the click was done: the note is open, and its comment field is still empty
     assert await notes.page.inner_text("#title") == "Offsite plan"
     assert await notes.page.input_value("#comment") == ""
@@ -42,3 +42,11 @@ async def test_an_element_that_takes_the_keys_itself_is_typed_into(notes: Browse
     typed = await _type(notes, picker, "b")
     assert typed.error is None, typed.error
     assert await notes.page.inner_text("#picker") == "Blue"
+
+
+async def test_typing_into_a_chip_that_keeps_the_focus_where_it_was_fails(notes: BrowserSession) -> None:
+    await notes.page.click("text=Budget review")
+    await notes.page.focus("#comment")  # a chip that prevents the focus moving: the keys go to the comment
+    chip = await index_of(notes, "#urgent")
+    typed = await _type(notes, chip, "x")
+    assert typed.error is not None and "did not take the typing" in typed.error, typed.extracted_content

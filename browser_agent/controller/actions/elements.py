@@ -177,6 +177,7 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
         return picked
     if ctx.model_chose and clear:
         await check_not_overwriting(index, _label(node, ctx), node, handle, snapshot, ctx.session, ctx.redact)
+    prior = await handle.evaluate_handle(_ACTIVE_JS)
     async with watch_suggestions(handle, ctx.redact) as suggested:
         with map_action_errors(f"typing into element {index}"):
             if clear and await _fillable(handle):
@@ -184,13 +185,16 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
             else:
                 await _type_at_end(handle, text, clear=clear)
             shown = await handle.evaluate(_VALUE_JS)
-            taken = shown is not None or bool(await handle.evaluate(_FOCUSED_JS))
+            taken = shown is not None or bool(await handle.evaluate(_TOOK_KEYS_JS, prior))
         appeared = await suggested()
+    with contextlib.suppress(PlaywrightError):
+        await prior.dispose()
     note_typed(ctx.session, snapshot.url, node.element_id)
     if not taken:
         raise ActionError(
-            f"element {index} ({_label(node, ctx)}) is no text field and nothing took the typing; the click "
-            "on it was done and may have changed the page (see it). input_text types into fields only."
+            f"element {index} ({_label(node, ctx)}) is no text field and did not take the typing (the keys "
+            "went nowhere, or to what had the focus before); the click on it was done and may have changed "
+            "the page (see it). input_text types into fields only."
         )
     if shown == "" and text.strip():
         await _text_not_kept(index, node, handle, ctx)
@@ -238,13 +242,17 @@ def _holds_note(shown: str | None, secret: bool, ctx: ActionContext) -> str:
 
 _VALUE_JS = """(el) => ('value' in el && typeof el.value === 'string') ? el.value
   : (el.isContentEditable ? el.innerText : null)"""
-# Whether anything holds the keyboard focus after typing into an element with no value of its own: a
-# row or a card (a mail in a list) opens on the click and the keys go nowhere, yet "Typed ..." let a small
-# model go on as if its reply were written. A widget that took the focus (its own field, a list with
-# type-ahead) counts as taking the keys.
-_FOCUSED_JS = """(el) => { let a = el.ownerDocument.activeElement;
+# The element holding the keyboard focus, through shadow roots.
+_ACTIVE_JS = """(el) => { let a = el.ownerDocument.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  return !!a && a !== el.ownerDocument.body && a !== el.ownerDocument.documentElement; }"""
+  return a; }"""
+# Whether the element, with no value of its own, took the keys typed into it: the focus is in it, or on
+# something its click focused (its own field, a list with type-ahead). A row or a card (a mail in a list)
+# opens on the click and the keys go nowhere, or into the field focused before; "Typed ..." then let a
+# small model go on as if its reply were written.
+_TOOK_KEYS_JS = f"""(el, prior) => {{ const a = ({_ACTIVE_JS})(el);
+  if (!a || a === el.ownerDocument.body || a === el.ownerDocument.documentElement) return false;
+  return el.contains(a) || a !== prior; }}"""
 _FILLABLE_JS = """(el) => el.isContentEditable || el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' &&
   !['checkbox','radio','button','submit','reset','file','image','range','color','hidden'].includes(el.type))"""
 
