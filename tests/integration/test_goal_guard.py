@@ -159,6 +159,14 @@ async def test_a_click_beside_a_list_the_goal_names_is_left_out_once_and_the_lis
     assert not again.skipped and await _clicked(session) == "Email;Push alerts;Weekly digest;saved;SMS;"
 
 
+async def test_an_option_two_boxes_down_a_form_is_not_inside_its_button(page: BrowserSession) -> None:
+    # "Click the Upgrade button." and a click on a plan of the form: a button opens nothing to be in
+    monthly, upgrade = await _exact(page, "Monthly"), await _exact(page, "Upgrade")
+    held = await _click(page, monthly, "Click the Upgrade button.")
+    assert held.error is not None and f"your goal names 'Upgrade', which is element {upgrade}" in held.error
+    assert not await page.page.is_checked("input[value=monthly]")
+
+
 async def test_a_click_inside_what_the_named_item_opened_agrees_with_the_goal(
     session: BrowserSession, server: LocalServer
 ) -> None:

@@ -157,13 +157,27 @@ def check_goal_names_it(
 def _inside(node: ElementNode, named: ElementNode) -> bool:
     """Whether ``node`` sits deeper in what holds ``named`` than ``named`` does: an item of the submenu
     the named item opened ("Select Marietta from the submenu." and a click on Meridel under it), a file
-    in the named folder. Tabs in one strip sit side by side, at the same depth: not inside."""
-    if len(named.chain) < 2 or named.frame_id != node.frame_id:
+    in the named folder. Tabs in one strip sit side by side, at the same depth: not inside. A plain
+    button opens nothing to be inside of: a radio two boxes down a form is beside its Submit, not in it
+    (the model wrote "Click the Submit button." and clicked an option of the form)."""
+    if len(named.chain) < 2 or named.frame_id != node.frame_id or _plain_button(named):
         return False
     holder = named.chain[-2]
     if holder not in node.chain:
         return False
     return len(node.chain) - node.chain.index(holder) > 2
+
+
+def _plain_button(node: ElementNode) -> bool:
+    """A button that says it opens nothing (no pop-up, no expanded state)."""
+    kind = node.attributes.get("type", "").lower()
+    button = (
+        node.tag == "button"
+        or node.role == "button"
+        or (node.tag == "input" and kind in ("submit", "button"))
+    )
+    opens = "aria-haspopup" in node.attributes or any(state.startswith("expanded=") for state in node.states)
+    return button and not opens
 
 
 def _kind(node: ElementNode) -> tuple[str, str, str]:
