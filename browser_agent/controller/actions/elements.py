@@ -30,6 +30,7 @@ from browser_agent.controller.actions.submit_guard import (
     may_send,
 )
 from browser_agent.controller.actions.suggestions import watch_suggestions
+from browser_agent.controller.actions.toggle_guard import check_not_unchecking, is_toggle, note_checked
 from browser_agent.controller.actions.typed_fields import put_value
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
@@ -64,6 +65,9 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             return ActionResult(skipped=True, extracted_content=ctx.redact(str(exc)))
     if ctx.model_chose:
         check_card_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
+        check_not_unchecking(
+            index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session
+        )
     if announces_submenu(node) and await open_submenu_by_pointing(item := (await ctx.element(index))[1]):
         items = ", ".join(ctx.quote(name[:OPTION_CAP]) for name in await submenu_items(item))
         await ctx.session.settle()
@@ -124,6 +128,8 @@ async def _checked_note(index: int, node: ElementNode, ctx: ActionContext) -> st
         checked = await (await ctx.element(index))[1].evaluate(_CHECKED_JS)
     if checked is None:
         return ""
+    if is_toggle(node):
+        note_checked(ctx.session, (await ctx.current_snapshot()).url, node.element_id, bool(checked))
     return "; it is now checked" if checked else "; it is now unchecked"
 
 
