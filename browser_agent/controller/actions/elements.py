@@ -184,17 +184,19 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     if ctx.model_chose and clear:
         await check_not_overwriting(index, _label(node, ctx), node, handle, snapshot, ctx.session, ctx.redact)
     prior = await handle.evaluate_handle(_ACTIVE_JS)
-    async with watch_suggestions(handle, ctx.redact) as suggested:
-        with map_action_errors(f"typing into element {index}"):
-            if clear and await _fillable(handle):
-                await handle.fill(text)  # fires input events: controlled (React-style) inputs see the value
-            else:
-                await _type_at_end(handle, text, clear=clear)
-            shown = await handle.evaluate(_VALUE_JS)
-            taken = shown is not None or bool(await handle.evaluate(_TOOK_KEYS_JS, prior))
-        appeared = await suggested()
-    with contextlib.suppress(PlaywrightError):
-        await prior.dispose()
+    try:
+        async with watch_suggestions(handle, ctx.redact) as suggested:
+            with map_action_errors(f"typing into element {index}"):
+                if clear and await _fillable(handle):
+                    await handle.fill(text)  # fires input events: controlled (React-style) inputs see it
+                else:
+                    await _type_at_end(handle, text, clear=clear)
+                shown = await handle.evaluate(_VALUE_JS)
+                taken = shown is not None or bool(await handle.evaluate(_TOOK_KEYS_JS, prior))
+            appeared = await suggested()
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await prior.dispose()
     note_typed(ctx.session, snapshot.url, node.element_id)
     if not taken:
         raise ActionError(
