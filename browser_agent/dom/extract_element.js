@@ -151,6 +151,8 @@
       if (v !== null && v !== "") a[key] = v.length > ATTRIBUTE_CAP && !UNCUT ? v.slice(0, ATTRIBUTE_CAP) : v;
     }
     if ((tag === "button" || (tag === "input" && BUTTON_TYPES.has(el.type))) && el.value) a.value = clean(el.value, NAME_CAP);
+    // A type the browser does not know (type="input") makes a text field: say what the browser made.
+    if (tag === "input" && a.type && a.type.toLowerCase() !== el.type) a.type = el.type;
     return a;
   }
 

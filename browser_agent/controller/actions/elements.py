@@ -10,6 +10,7 @@ from browser_agent.action_specs import elements as specs
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.card_guard import check_card_named
+from browser_agent.controller.actions.enter_key import EnterWatch
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
@@ -295,6 +296,8 @@ async def hover(index: int, ctx: ActionContext) -> str:
 async def send_keys(keys: str, ctx: ActionContext) -> str:
     """Press keys on the focused element."""
     names = keys.split() or [keys]
+    enter = EnterWatch(ctx.page)
+    await enter.before(keys)
     async with ctx.session.watch_input():  # Enter may submit a form: its navigation is waited for
         with map_action_errors(f"pressing {ctx.quote(keys)}"):
             for number, name in enumerate(names):
@@ -305,7 +308,7 @@ async def send_keys(keys: str, ctx: ActionContext) -> str:
                         raise
                     raise ActionError(_no_key(name, names[:number], ctx)) from None
     await ctx.session.settle()
-    return f"Pressed {keys}"
+    return f"Pressed {keys}" + await enter.note(ctx.snapshot or ctx.session.last_snapshot)
 
 
 def _no_key(name: str, pressed: list[str], ctx: ActionContext) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from playwright.async_api import Locator
@@ -90,6 +91,13 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
             said = await _scroll_to_first(ctx, words)
             if said is not None:
                 return said.format(quoted=ctx.quote(text))
+        for name in _names(wanted):
+            # "Thomasa's email" is nowhere on the page; the mail from Thomasa is, under her name
+            said = await _scroll_to_first(ctx, name)
+            if said is not None:
+                found = said.format(quoted=ctx.quote(name))
+                found = "s" + found[1:] if found.startswith("Scrolled") else found
+                return f"The text {ctx.quote(text)} is not on the page word for word; {found}"
     closest = closest_passage(wanted, ctx.redact(await page_markdown(ctx.page)))
     if closest is not None:
         # A model that wrote the sentence from memory looked for it, not found, step after step; the
@@ -102,6 +110,15 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
             f"it: {passage}"
         )
     raise ActionError(f"The text {ctx.quote(text)} is not on the page; scroll or check the spelling.")
+
+
+def _names(wanted: str) -> list[str]:
+    """The names in a short text looked for ("Thomasa" in "Thomasa's email"): its words of three letters
+    or more that start with a capital, without a possessive; none in a sentence (the closest passage
+    reads one better)."""
+    if len(wanted.split()) > _NAMED_WORDS:
+        return []
+    return [name for name in dict.fromkeys(_NAME.findall(wanted)) if name != wanted]
 
 
 async def _scroll_to_first(ctx: ActionContext, words: str) -> str | None:
@@ -135,6 +152,8 @@ async def _scroll_to_first(ctx: ActionContext, words: str) -> str | None:
     return "Scrolled to {quoted}"
 
 
+_NAMED_WORDS = 4  # a text looked for of more words is a sentence, not a name with a word or two
+_NAME = re.compile(r"\b([A-Z][^\W_]{2,}(?:[-'][A-Z][^\W_]+)?)(?:['’]s)?\b")
 _MATCHES = 20  # places a text shows, looked at for one out of view
 # "in": its box is within the window and every scroll panel around it; "out": rendered but scrolled
 # out of one of them; "hidden": not rendered.
