@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from browser_agent.dom.cards import card_labels
 from browser_agent.dom.pagination import page_links
+from browser_agent.dom.ranks import current_page, ordinal, result_places
 from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, ScrollInfo, TextNode
 
 __all__ = ["TABLE_ROWS", "render", "render_element"]
@@ -41,7 +42,15 @@ def render(snapshot: DomSnapshot) -> str:
         lines.append(above)
     if snapshot.dialog:
         lines.append(DIALOG_LINE)
-    body = _Body(_tab_strip(snapshot.items), card_labels(snapshot.items), page_links(snapshot.items))
+    pages = page_links(snapshot.items)
+    shown = current_page(snapshot.items, pages) if pages else None
+    body = _Body(
+        _tab_strip(snapshot.items),
+        card_labels(snapshot.items),
+        pages,
+        result_places(snapshot.items, pages, snapshot.scroll) if shown is not None else {},
+        shown.element_id if shown is not None else "",
+    )
     lines.extend(body.lines(snapshot.items))
     if not snapshot.selector_map:
         lines.append("(no interactive elements in view)")
@@ -59,10 +68,14 @@ class _Body:
         strip: frozenset[str] = frozenset(),
         cards: dict[str, str] | None = None,
         pages: frozenset[str] = frozenset(),
+        places: dict[str, int] | None = None,
+        shown_page: str = "",
     ) -> None:
         self._strip = strip  # element ids of tabs that sit in a row of tabs
         self._cards = cards or {}  # element id -> the label of its card, for a control with look-alikes
         self._pages = pages  # element ids of the page-number links of a paged list
+        self._places = places or {}  # element id -> its place in the whole paged list
+        self._shown_page = shown_page  # element id of the link of the page shown
         self._out: list[str] = []
         self._table: tuple[int, int] | None = None  # (frame, table) of the rows being read
         self._row: tuple[int, int, int] | None = None  # (frame, table, row) of the row being built
@@ -92,7 +105,16 @@ class _Body:
     def _element(self, node: ElementNode, before: str) -> str:
         strip, page = node.element_id in self._strip, node.element_id in self._pages
         card = "" if page else self._cards.get(node.element_id, "")  # two pagers: "1" beside "1"
-        return render_element(node, before=before, in_strip=strip, card=card, page_link=page)
+        line = render_element(
+            node,
+            before=before,
+            in_strip=strip,
+            card=card,
+            page_link=page,
+            page_shown=node.element_id == self._shown_page,
+        )
+        place = self._places.get(node.element_id)
+        return f"{line} ({ordinal(place)} result)" if place else line
 
     def _add_to_row(self, item: ElementNode | TextNode, cell: Cell) -> None:
         row = (item.frame_id, cell.table, cell.row)
@@ -128,18 +150,27 @@ class _Body:
 
 
 def render_element(
-    node: ElementNode, *, before: str = "", in_strip: bool = False, card: str = "", page_link: bool = False
+    node: ElementNode,
+    *,
+    before: str = "",
+    in_strip: bool = False,
+    card: str = "",
+    page_link: bool = False,
+    page_shown: bool = False,
 ) -> str:
     """One element as ``[index]<tag attrs>content</tag>``, prefixed with ``*`` when it is new.
 
     ``before`` is the text line just above it: a label already read there is not repeated. ``in_strip``
     says it is a tab in a row of tabs: it reads ``selected`` or nothing, never ``collapsed``. ``card``
     is the label of the card of a control that reads like others (``for="Leena Commodo…"``);
-    ``page_link`` says it is a page number under a paged list: it reads ``page 3``, not ``3``.
+    ``page_link`` says it is a page number under a paged list: it reads ``page 3``, not ``3``;
+    ``page_shown``, that it is the page shown: it reads ``current`` (a class said so, not ``aria-current``).
     """
     mark = "*" if node.is_new else ""
     tag = node.tag if in_strip else _shown_tag(node)
     attrs = " ".join(_attributes(node, before, tag, in_strip))
+    if page_shown and "current" not in node.states:
+        attrs = f"{attrs} current" if attrs else "current"
     if card:
         attrs = f'{attrs} for="{card}"' if attrs else f'for="{card}"'
     opening = f"<{tag} {attrs}>" if attrs else f"<{tag}>"

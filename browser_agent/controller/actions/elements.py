@@ -16,6 +16,7 @@ from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
+from browser_agent.controller.actions.place_guard import check_place_asked
 from browser_agent.controller.actions.pointer import click_at_point, click_checked
 from browser_agent.controller.actions.read_only import type_into_read_only
 from browser_agent.controller.actions.refusals import check_typeable
@@ -64,6 +65,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             check_goal_names_it(index, node, await ctx.current_snapshot(), ctx.goal, ctx.session, ctx.quote)
         except OffTheList as exc:  # the step's clicks on the list still run
             return ActionResult(skipped=True, extracted_content=ctx.redact(str(exc)))
+        check_place_asked(index, node, await ctx.current_snapshot(), ctx.goal, ctx.task, ctx.session)
     if ctx.model_chose:
         check_card_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
         check_not_unchecking(

@@ -1,0 +1,88 @@
+"""A click on the wrong place of a paged list, where the goal asks for "the 4th result", is held back once.
+
+The view gives each result of a paged list its place in the whole list (``dom/ranks.py``: ``[4]<a>Cristin
+</a> (3rd result)``). Asked for "the 4th search result", the 1.5B model clicked index 4 all the same: the
+3rd result, on a page whose 4th was on page 2. A click on a result whose place is not the one the step's
+goal (or, when the goal says none, the task) asks for is refused the first time, naming the result asked
+for when it is in view, or the page link that opens its page. The same click again goes through.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from weakref import WeakKeyDictionary
+
+from browser_agent.dom.pagination import page_links
+from browser_agent.dom.ranks import ordinal, result_places
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.errors import ActionError
+
+__all__ = ["check_place_asked"]
+
+# "the 4th search result", "7th result", "the 2nd item of the list": an ordinal before a word for a result
+_ASKED = re.compile(
+    r"\b(\d{1,3})(?:st|nd|rd|th)\s+(?:[a-z]+\s+){0,2}?(?:result|item|entry|hit|link|match)s?\b", re.IGNORECASE
+)
+
+# Per session, the elements (page address, element id) a click on which was held back once.
+_HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+
+
+def asked_place(goal: str, task: str) -> int | None:
+    """The place of the list the goal asks for ("the 4th search result": 4), else the task's."""
+    for text in (goal, task):
+        found = _ASKED.search(text or "")
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def check_place_asked(
+    index: int, node: ElementNode, snapshot: DomSnapshot, goal: str, task: str, owner: object
+) -> None:
+    """Fail, the first time only, when ``node`` (element ``index``) is a result of a paged list whose
+    place is not the one ``goal`` or ``task`` asks for; ``owner`` (the browser session) keeps which
+    clicks were held back.
+
+    Raises:
+        ActionError: the place of the clicked result, and the element or page that holds the one asked.
+    """
+    key = (snapshot.url, node.element_id)
+    held = _HELD.setdefault(owner, set())
+    if key in held:
+        return
+    pages = page_links(snapshot.items)
+    places = result_places(snapshot.items, pages, snapshot.scroll) if pages else {}
+    mine = places.get(node.element_id)
+    wanted = asked_place(goal, task)
+    if mine is None or wanted is None or wanted == mine:
+        return
+    held.add(key)
+    by_id = {n.element_id: n for n in snapshot.selector_map.values()}
+    here = next((by_id[e] for e, place in places.items() if place == wanted and e in by_id), None)
+    said = f"element {index} is the {ordinal(mine)} result, not the {ordinal(wanted)}"
+    if here is not None:
+        raise ActionError(
+            f"{said}: not clicked. The {ordinal(wanted)} result is element {here.index}; click it, or "
+            f"element {index} again if you meant it."
+        )
+    first, last = min(places.values()), max(places.values())
+    page = math.ceil(wanted / (last - first + 1))
+    link = next(
+        (n for n in snapshot.selector_map.values() if n.element_id in pages and _number(n) == page), None
+    )
+    where = (
+        f"page {page} holds it: click element {link.index} to open that page"
+        if link
+        else f"it is on page {page}"
+    )
+    raise ActionError(
+        f"{said}: not clicked. This page holds the {ordinal(first)} to the {ordinal(last)} results; {where}, "
+        f"then click the result. Click element {index} again if you meant it."
+    )
+
+
+def _number(node: ElementNode) -> int:
+    text = (node.text or node.name).strip()
+    return int(text) if text.isdigit() else 0

@@ -1,0 +1,108 @@
+"""Each result of a paged list says where it stands in the whole list (`(6th result)`), and the link of
+the page shown reads `current`: asked for "the 6th search result" over three a page, a small model
+clicked page links and results at random. The page is a library catalogue of four books a page whose
+titles sit in headings, unlike MiniWoB++'s search engine the change was chosen on. Where the list could
+be short (its last page) or partly out of view (the page scrolled), no place is given."""
+
+from __future__ import annotations
+
+from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult, Controller
+from browser_agent.dom import render
+from tests.support.pages import index_of
+from tests.support.server import LocalServer
+
+PAGE = "dom/catalogue_pages.html"
+
+
+async def _view(session: BrowserSession, server: LocalServer, query: str = "") -> list[str]:
+    await session.navigate(server.url(PAGE) + query)
+    state = await session.state()
+    assert state.snapshot is not None
+    return [line.split("]", 1)[1] for line in render(state.snapshot).splitlines() if "]" in line]
+
+
+async def test_the_first_page_counts_its_results_from_one(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    lines = await _view(session, server)
+    assert lines[:6] == [
+        "<a>Life on the Mississippi</a> (1st result)",
+        "<a>The River Between</a> (2nd result)",
+        "<a>Siddhartha</a> (3rd result)",
+        "<a>Heart of Darkness</a> (4th result)",
+        "<a current>page 1</a>",
+        "<a>page 2</a>",
+    ], lines
+
+
+async def test_a_later_page_counts_on_from_the_pages_before(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    lines = await _view(session, server, "?p=2")
+    assert lines[:5] == [
+        "<a>The Snow Leopard</a> (5th result)",
+        "<a>A River Runs Through It</a> (6th result)",
+        "<a>The Wind in the Willows</a> (7th result)",
+        "<a>Three Men in a Boat</a> (8th result)",
+        "<a>page 1</a>",
+    ], lines
+    assert "<a current>page 2</a>" in lines
+
+
+async def test_the_last_page_or_a_scrolled_one_gives_no_places(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    last = await _view(session, server, "?p=3")
+    assert last[:2] == ["<a>Deliverance</a>", "<a>The Thames</a>"], last
+    assert "<a current>page 3</a>" in last
+    await session.navigate(server.url(PAGE) + "?p=2")
+    await session.page.evaluate("window.scrollTo(0, 30)")  # the first results may be above the view now
+    state = await session.state()
+    assert state.snapshot is not None
+    view = render(state.snapshot)
+    assert "The Snow Leopard" in view and "result)" not in view, view
+
+
+async def _click(session: BrowserSession, index: int, goal: str) -> ActionResult:
+    action = {"action": "click_element", "index": index}
+    [result] = await Controller().run([action], session, model_chose=True, goal=goal, task="")
+    return result
+
+
+async def test_a_click_on_another_place_than_the_goal_asks_is_held_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await _view(session, server)
+    second = await index_of(session, "The River Between")
+    page_two = await index_of(session, "?p=2")
+    held = await _click(session, second, "Open the 6th result.")
+    assert held.error == (
+        f"element {second} is the 2nd result, not the 6th: not clicked. This page holds the 1st to the 4th "
+        f"results; page 2 holds it: click element {page_two} to open that page, then click the result. Click "
+        f"element {second} again if you meant it."
+    ), held.error
+    assert session.page.url.endswith("catalogue_pages.html")
+    again = await _click(session, second, "Open the 6th result.")
+    assert again.error is None and session.page.url.endswith("#book"), again.error
+
+
+async def test_on_the_page_that_holds_it_the_result_asked_is_named(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await _view(session, server, "?p=2")
+    eighth = await index_of(session, "Three Men in a Boat")
+    sixth = await index_of(session, "A River Runs Through It")
+    held = await _click(session, eighth, "Click the 6th search result")
+    assert held.error == (
+        f"element {eighth} is the 8th result, not the 6th: not clicked. The 6th result is element {sixth}; "
+        f"click it, or element {eighth} again if you meant it."
+    ), held.error
+    clicked = await _click(session, sixth, "Click the 6th search result")
+    assert clicked.error is None, clicked.error
+    # code that drives the controller itself (a replay, a workflow) is never held
+    await _view(session, server, "?p=2")
+    [replayed] = await Controller().run(
+        [{"action": "click_element", "index": eighth}], session, goal="the 6th result"
+    )
+    assert replayed.error is None, replayed.error
