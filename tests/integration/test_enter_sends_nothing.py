@@ -63,3 +63,11 @@ async def test_scroll_to_text_of_a_name_and_a_word_scrolls_to_the_name(desk: Bro
         "The text \"Ingrid's message\" is not on the page word for word; scrolled to 'Ingrid'"
     ), (result.extracted_content, result.error)
     assert "Ingrid Holm wrote" in page_text(await desk.state()).body
+
+
+async def test_a_text_that_holds_a_secret_gives_no_name_to_scroll_to(desk: BrowserSession) -> None:
+    # "Ingrid" is a part of the secret: quoted in a result, it would pass the redaction of the whole
+    action = {"action": "scroll_to_text", "text": "Ingrid-7731 note"}
+    [result] = await Controller().run([action], desk, model_chose=True, sensitive_data={"pin": "Ingrid-7731"})
+    said = f"{result.extracted_content} {result.error}"
+    assert result.error is not None and "Ingrid" not in said, said

@@ -91,7 +91,9 @@ async def scroll_to_text(text: str, ctx: ActionContext) -> str:
             said = await _scroll_to_first(ctx, words)
             if said is not None:
                 return said.format(quoted=ctx.quote(text))
-        for name in _names(wanted):
+        # A text that holds a secret gives no names: a part of a secret no longer reads as the secret,
+        # and a result quoting it would pass the redaction.
+        for name in _names(wanted) if ctx.redact(wanted) == wanted else ():
             # "Thomasa's email" is nowhere on the page; the mail from Thomasa is, under her name
             said = await _scroll_to_first(ctx, name)
             if said is not None:
