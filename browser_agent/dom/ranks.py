@@ -10,8 +10,10 @@ The results are the links above the row of page links that look alike (same tag,
 and sit in a container each; the largest such group is the list. Their places are counted only where
 nothing of the list can be out of view or short: the top of the page is in view and so is the row of
 page links, and the page shown is the first, or one with a later page after it (every page before a
-later one is full, so each holds as many results as this one). On the last page, which may hold fewer,
-no place is given; nor on a page with a scroll panel scrolled down, whose hidden part may hold results.
+later one is full, so each holds as many results as this one). The last page, which may hold fewer,
+counts by the size of a full page of the same list that the run saw before (``DomSnapshot.page_size``,
+carried from look to look on the same address without its query); without one, it gives no place. Nor
+is any given on a page with a scroll panel scrolled down, whose hidden part may hold results.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
+from browser_agent.dom.pagination import page_links
 from browser_agent.dom.snapshot import ElementNode, ScrollInfo, TextNode
 
-__all__ = ["current_page", "ordinal", "result_places"]
+__all__ = ["current_page", "full_page_size", "ordinal", "result_places"]
 
 _ACTIVE = re.compile(r"\.(?:active|current|selected|is-active|is-current)(?:\.|$)", re.IGNORECASE)
 _CLASS_ACTIVE = re.compile(r"(?:^|\s)(?:active|current|selected|is-active|is-current)(?:\s|$)", re.IGNORECASE)
@@ -44,25 +47,48 @@ def current_page(items: Sequence[ElementNode | TextNode], pages: frozenset[str])
 
 
 def result_places(
-    items: Sequence[ElementNode | TextNode], pages: frozenset[str], scroll: ScrollInfo
+    items: Sequence[ElementNode | TextNode], pages: frozenset[str], scroll: ScrollInfo, page_size: int = 0
 ) -> dict[str, int]:
     """The place in the whole list (1 for the first result of page 1) of each result in view, keyed by
-    ``element_id``; empty when the list, the page shown or its size cannot be told for sure."""
+    ``element_id``; empty when the list, the page shown or its size cannot be told for sure.
+    ``page_size`` is how many results a full page holds, when an earlier look counted it: the last page
+    counts by it."""
+    found = _the_page(items, pages, scroll)
+    if found is None:
+        return {}
+    shown, full, results = found
+    size = len(results) if full else page_size
+    if not size or len(results) > size:
+        return {}  # the last page may hold fewer: its places are counted only by a full page's size
+    first = (shown - 1) * size
+    return {node.element_id: first + at for at, node in enumerate(results, start=1)}
+
+
+def full_page_size(items: Sequence[ElementNode | TextNode], scroll: ScrollInfo) -> int:
+    """How many results a page of the paged list in ``items`` holds, when this page tells (the first
+    page, or one with a later page after it); 0 otherwise."""
+    pages = page_links(items)
+    found = _the_page(items, pages, scroll) if pages else None
+    return len(found[2]) if found is not None and found[1] else 0
+
+
+def _the_page(
+    items: Sequence[ElementNode | TextNode], pages: frozenset[str], scroll: ScrollInfo
+) -> tuple[int, bool, list[ElementNode]] | None:
+    """The number of the page shown, whether it is full (the first, or one with a later page after it),
+    and its results; None when the list or the page shown cannot be told for sure, or part of the list
+    may be out of view."""
     current = current_page(items, pages)
     if current is None or scroll.pages_above > 0 or any(_hides_above(item) for item in items):
-        return {}
+        return None
     numbers = [
         int(_words(item)) for item in items if isinstance(item, ElementNode) and item.element_id in pages
     ]
     shown = int(_words(current))
-    if shown != 1 and shown >= max(numbers):
-        return {}  # the last page may hold fewer: its results' places cannot be counted from it
-    before_pager = _items_before(items, pages)
-    results = _the_list(before_pager, current)
+    results = _the_list(_items_before(items, pages), current)
     if len(results) < _LEAST:
-        return {}
-    first = (shown - 1) * len(results)
-    return {node.element_id: first + at for at, node in enumerate(results, start=1)}
+        return None
+    return shown, shown == 1 or shown < max(numbers), results
 
 
 def _hides_above(item: ElementNode | TextNode) -> bool:

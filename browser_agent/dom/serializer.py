@@ -48,7 +48,9 @@ def render(snapshot: DomSnapshot) -> str:
         _tab_strip(snapshot.items),
         card_labels(snapshot.items),
         pages,
-        result_places(snapshot.items, pages, snapshot.scroll) if shown is not None else {},
+        result_places(snapshot.items, pages, snapshot.scroll, snapshot.page_size)
+        if shown is not None
+        else {},
         shown.element_id if shown is not None else "",
     )
     lines.extend(body.lines(snapshot.items))

@@ -142,7 +142,9 @@ class DomSnapshot:
 
     ``document_token`` is the random token of the top document's in-page registry; a different token
     means a new document, so nothing in it counts as new elements. ``dialog`` is True when a modal dialog
-    was open over the page: only what it holds was captured.
+    was open over the page: only what it holds was captured. ``page_size`` is how many results a page
+    of the paged list on this page holds, as an earlier look at a page of it that was full counted
+    (0: not known); the last page of the list, which may hold fewer, counts its results' places by it.
     """
 
     url: str
@@ -154,6 +156,7 @@ class DomSnapshot:
     frames: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
     document_token: str = ""
     dialog: bool = False
+    page_size: int = 0
 
     @property
     def element_ids(self) -> frozenset[str]:

@@ -2,7 +2,8 @@
 the page shown reads `current`: asked for "the 6th search result" over three a page, a small model
 clicked page links and results at random. The page is a library catalogue of four books a page whose
 titles sit in headings, unlike MiniWoB++'s search engine the change was chosen on. Where the list could
-be short (its last page) or partly out of view (the page scrolled), no place is given."""
+be short (its last page, when no full page of it was seen before) or partly out of view (the page
+scrolled), no place is given."""
 
 from __future__ import annotations
 
@@ -106,3 +107,20 @@ async def test_on_the_page_that_holds_it_the_result_asked_is_named(
         [{"action": "click_element", "index": eighth}], session, goal="the 6th result"
     )
     assert replayed.error is None, replayed.error
+
+
+async def test_the_last_page_counts_by_a_full_page_seen_before(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await _view(session, server, "?p=2")  # four a page, a later page after it: a full page
+    last = await _view(session, server, "?p=3")
+    assert last[:3] == [
+        "<a>Deliverance</a> (9th result)",
+        "<a>The Thames</a> (10th result)",
+        "<a>page 1</a>",
+    ], last
+    # and a click there is checked by the same places
+    thames = await index_of(session, "The Thames")
+    held = await _click(session, thames, "Open the 9th result")
+    assert held.error is not None, held.error
+    assert held.error.startswith(f"element {thames} is the 10th result, not the 9th"), held.error

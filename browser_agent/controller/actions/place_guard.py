@@ -53,7 +53,7 @@ def check_place_asked(
     if key in held:
         return
     pages = page_links(snapshot.items)
-    places = result_places(snapshot.items, pages, snapshot.scroll) if pages else {}
+    places = result_places(snapshot.items, pages, snapshot.scroll, snapshot.page_size) if pages else {}
     mine = places.get(node.element_id)
     wanted = asked_place(goal, task)
     if mine is None or wanted is None or wanted == mine:
