@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from browser_agent.dom.pagination import page_links
 from browser_agent.dom.snapshot import ElementNode, ScrollInfo, TextNode
 
-__all__ = ["current_page", "full_page_size", "ordinal", "result_places"]
+__all__ = ["current_page", "full_page_size", "ordinal", "places_and_size", "result_places"]
 
 _ACTIVE = re.compile(r"\.(?:active|current|selected|is-active|is-current)(?:\.|$)", re.IGNORECASE)
 _CLASS_ACTIVE = re.compile(r"(?:^|\s)(?:active|current|selected|is-active|is-current)(?:\s|$)", re.IGNORECASE)
@@ -53,15 +53,22 @@ def result_places(
     ``element_id``; empty when the list, the page shown or its size cannot be told for sure.
     ``page_size`` is how many results a full page holds, when an earlier look counted it: the last page
     counts by it."""
+    return places_and_size(items, pages, scroll, page_size)[0]
+
+
+def places_and_size(
+    items: Sequence[ElementNode | TextNode], pages: frozenset[str], scroll: ScrollInfo, page_size: int = 0
+) -> tuple[dict[str, int], int]:
+    """``result_places``, and the size of a full page they were counted by (0 with no places)."""
     found = _the_page(items, pages, scroll)
     if found is None:
-        return {}
+        return {}, 0
     shown, full, results = found
     size = len(results) if full else page_size
     if not size or len(results) > size:
-        return {}  # the last page may hold fewer: its places are counted only by a full page's size
+        return {}, 0  # the last page may hold fewer: its places are counted only by a full page's size
     first = (shown - 1) * size
-    return {node.element_id: first + at for at, node in enumerate(results, start=1)}
+    return {node.element_id: first + at for at, node in enumerate(results, start=1)}, size
 
 
 def full_page_size(items: Sequence[ElementNode | TextNode], scroll: ScrollInfo) -> int:

@@ -79,9 +79,8 @@ async def test_a_click_on_another_place_than_the_goal_asks_is_held_once(
     page_two = await index_of(session, "?p=2")
     held = await _click(session, second, "Open the 6th result.")
     assert held.error == (
-        f"element {second} is the 2nd result, not the 6th: not clicked. This page holds the 1st to the 4th "
-        f"results; page 2 holds it: click element {page_two} to open that page, then click the result. Click "
-        f"element {second} again if you meant it."
+        f"Not clicked: element {second} is the 2nd result, and the 6th result is on page 2: click element "
+        f"{page_two} (page 2) first, then the 6th result there (or element {second} again if you meant it)."
     ), held.error
     assert session.page.url.endswith("catalogue_pages.html")
     again = await _click(session, second, "Open the 6th result.")
@@ -96,8 +95,8 @@ async def test_on_the_page_that_holds_it_the_result_asked_is_named(
     sixth = await index_of(session, "A River Runs Through It")
     held = await _click(session, eighth, "Click the 6th search result")
     assert held.error == (
-        f"element {eighth} is the 8th result, not the 6th: not clicked. The 6th result is element {sixth}; "
-        f"click it, or element {eighth} again if you meant it."
+        f"Not clicked: element {eighth} is the 8th result; the 6th result is element {sixth}: click element "
+        f"{sixth} (or element {eighth} again if you meant it)."
     ), held.error
     clicked = await _click(session, sixth, "Click the 6th search result")
     assert clicked.error is None, clicked.error
@@ -123,4 +122,4 @@ async def test_the_last_page_counts_by_a_full_page_seen_before(
     thames = await index_of(session, "The Thames")
     held = await _click(session, thames, "Open the 9th result")
     assert held.error is not None, held.error
-    assert held.error.startswith(f"element {thames} is the 10th result, not the 9th"), held.error
+    assert held.error.startswith(f"Not clicked: element {thames} is the 10th result; the 9th"), held.error

@@ -14,7 +14,7 @@ import re
 from weakref import WeakKeyDictionary
 
 from browser_agent.dom.pagination import page_links
-from browser_agent.dom.ranks import ordinal, result_places
+from browser_agent.dom.ranks import ordinal, places_and_size
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
@@ -53,7 +53,9 @@ def check_place_asked(
     if key in held:
         return
     pages = page_links(snapshot.items)
-    places = result_places(snapshot.items, pages, snapshot.scroll, snapshot.page_size) if pages else {}
+    places, size = (
+        places_and_size(snapshot.items, pages, snapshot.scroll, snapshot.page_size) if pages else ({}, 0)
+    )
     mine = places.get(node.element_id)
     wanted = asked_place(goal, task)
     if mine is None or wanted is None or wanted == mine:
@@ -61,25 +63,21 @@ def check_place_asked(
     held.add(key)
     by_id = {n.element_id: n for n in snapshot.selector_map.values()}
     here = next((by_id[e] for e, place in places.items() if place == wanted and e in by_id), None)
-    said = f"element {index} is the {ordinal(mine)} result, not the {ordinal(wanted)}"
+    said = f"Not clicked: element {index} is the {ordinal(mine)} result"
+    anyway = f"(or element {index} again if you meant it)"
     if here is not None:
         raise ActionError(
-            f"{said}: not clicked. The {ordinal(wanted)} result is element {here.index}; click it, or "
-            f"element {index} again if you meant it."
+            f"{said}; the {ordinal(wanted)} result is element {here.index}: click element {here.index} "
+            f"{anyway}."
         )
-    first, last = min(places.values()), max(places.values())
-    page = math.ceil(wanted / (last - first + 1))
+    page = math.ceil(wanted / size)
     link = next(
         (n for n in snapshot.selector_map.values() if n.element_id in pages and _number(n) == page), None
     )
-    where = (
-        f"page {page} holds it: click element {link.index} to open that page"
-        if link
-        else f"it is on page {page}"
-    )
+    first = f"click element {link.index} (page {page}) first" if link else f"open page {page} first"
     raise ActionError(
-        f"{said}: not clicked. This page holds the {ordinal(first)} to the {ordinal(last)} results; {where}, "
-        f"then click the result. Click element {index} again if you meant it."
+        f"{said}, and the {ordinal(wanted)} result is on page {page}: {first}, then the {ordinal(wanted)} "
+        f"result there {anyway}."
     )
 
 
