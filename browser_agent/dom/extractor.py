@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
-from browser_agent.dom.ranks import full_page_size
+from browser_agent.dom.ranks import carried_page_size
 from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, Rect, ScrollInfo, TextNode
 from browser_agent.dom.text_limits import ATTRIBUTE_CAP, NAME_CAP, OPTION_CAP, VALUE_TAIL, Recut
 from browser_agent.dom.wire import (
@@ -155,16 +155,8 @@ async def extract_snapshot(
         frames=builder.frames,
         document_token=token,
         dialog=bool(top.data.get("modal")),
-        page_size=_page_size(previous, page.url),
+        page_size=carried_page_size(previous, page.url),
     )
-
-
-def _page_size(previous: DomSnapshot | None, url: str) -> int:
-    """The size of a full page of the paged list on ``url``, as the last look at the same address
-    (without its query: ``?p=3`` is the same list) counted or carried; 0 when none did."""
-    if previous is None or urlsplit(previous.url)[:3] != urlsplit(url)[:3]:
-        return 0
-    return full_page_size(previous.items, previous.scroll) or previous.page_size
 
 
 def _empty() -> WireResult:

@@ -21,11 +21,19 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from browser_agent.dom.pagination import page_links
-from browser_agent.dom.snapshot import ElementNode, ScrollInfo, TextNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, ScrollInfo, TextNode
 
-__all__ = ["current_page", "full_page_size", "ordinal", "places_and_size", "result_places"]
+__all__ = [
+    "carried_page_size",
+    "current_page",
+    "full_page_size",
+    "ordinal",
+    "places_and_size",
+    "result_places",
+]
 
 _ACTIVE = re.compile(r"\.(?:active|current|selected|is-active|is-current)(?:\.|$)", re.IGNORECASE)
 _CLASS_ACTIVE = re.compile(r"(?:^|\s)(?:active|current|selected|is-active|is-current)(?:\s|$)", re.IGNORECASE)
@@ -77,6 +85,14 @@ def full_page_size(items: Sequence[ElementNode | TextNode], scroll: ScrollInfo) 
     pages = page_links(items)
     found = _the_page(items, pages, scroll) if pages else None
     return len(found[2]) if found is not None and found[1] else 0
+
+
+def carried_page_size(previous: DomSnapshot | None, url: str) -> int:
+    """The size of a full page of the paged list on ``url``, as the last look at the same address
+    (without its query: ``?p=3`` is the same list) counted or carried; 0 when none did."""
+    if previous is None or urlsplit(previous.url)[:3] != urlsplit(url)[:3]:
+        return 0
+    return full_page_size(previous.items, previous.scroll) or previous.page_size
 
 
 def _the_page(
