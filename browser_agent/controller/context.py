@@ -122,7 +122,8 @@ class ActionContext:
         """``text`` with every secret value (raw or encoded) replaced by its placeholder."""
         return self.sensitive_data.redact(text)
 
-    def quote(self, text: str) -> str:
-        """``text`` redacted, then quoted as ``repr`` quotes it, for a result or an error message. Redacted
-        first, so that no quoted copy of a secret is ever made."""
-        return repr(self.redact(text))
+    def quote(self, text: str, cap: int | None = None) -> str:
+        """``text`` redacted, cut to ``cap`` characters when given, then quoted as ``repr`` quotes it, for a
+        result or an error message. Redacted first, so that no quoted copy of a secret is ever made, nor a
+        part of one that no longer reads as the secret."""
+        return repr(self.redact(text)[:cap])

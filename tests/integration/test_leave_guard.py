@@ -87,3 +87,20 @@ async def test_the_forms_own_button_beside_the_question_is_no_answer(transfer: B
     await transfer.page.fill("#amount", "25")
     sent = await _click(transfer, await index_of(transfer, "Confirm"))
     assert sent.error is None and await transfer.page.is_visible("#sent")
+
+
+async def test_a_secret_in_the_question_is_redacted_before_it_is_cut(transfer: BrowserSession) -> None:
+    """The question is quoted back cut to 120 characters: a secret that straddles the cut is replaced by
+    its placeholder first, so no part of it is quoted."""
+    secret = "Kestrel-4417-Harbour"
+    question = "Do you want to sign out of " + "a" * 90 + " " + secret + " now?"  # the secret starts at 118
+    await transfer.page.evaluate("(q) => { document.querySelector('#idle p').textContent = q; }", question)
+    [held] = await Controller().run(
+        [{"action": "click_element", "index": await index_of(transfer, "Sign out")}],
+        transfer,
+        model_chose=True,
+        task=TASK,
+        sensitive_data={"code": secret},
+    )
+    assert held.error is not None and held.error.startswith("Not clicked:")
+    assert "Ke" not in held.error

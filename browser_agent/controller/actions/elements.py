@@ -69,7 +69,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         check_place_asked(index, node, await ctx.current_snapshot(), ctx.goal, ctx.task, ctx.session)
     if ctx.model_chose:
         check_card_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
-        if "disabled" in node.states and (asked := await leaving_question(ctx.session.page, ctx.quote)):
+        if "disabled" in node.states and (asked := await leaving_question(ctx.session.page, ctx.redact)):
             raise ActionError(
                 f"element {index} ({_label(node, ctx)}) is turned off: the page {asked} (its controls are "
                 "marked * on the page); then go on with the task."
@@ -81,13 +81,13 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             await ctx.current_snapshot(),
             ctx.task,
             ctx.session,
-            ctx.quote,
+            ctx.redact,
         )
         check_not_unchecking(
             index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session
         )
     if announces_submenu(node) and await open_submenu_by_pointing(item := (await ctx.element(index))[1]):
-        items = ", ".join(ctx.quote(name[:OPTION_CAP]) for name in await submenu_items(item))
+        items = ", ".join(ctx.quote(name, OPTION_CAP) for name in await submenu_items(item))
         await ctx.session.settle()
         return ActionResult(
             extracted_content=f"{specs.POINTED_AT}{index} ({_label(node, ctx)}) by pointing at it; "

@@ -41,6 +41,7 @@ _STAY = frozenset({
 })  # fmt: skip
 _MAX_ANSWERS = 4  # more buttons than this around it: a toolbar or a form, not a question's answers
 _MAX_TEXT = 400
+_QUOTED_CAP = 120  # characters of a question quoted back
 
 # From an enabled button, the nearest ancestor (four levels at most, holding no field) whose text asks a
 # question: that text, and the other buttons in it with their names and in-page ids (dom/extract.js); null
@@ -80,6 +81,11 @@ _PAGE_QUESTIONS_JS = f"""([most, longest]) => {{
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
 
 
+def _quoted(text: str, redact: Callable[[str], str]) -> str:
+    """Page text for the model: redacted before it is cut, so no part of a secret is quoted."""
+    return repr(redact(text)[:_QUOTED_CAP])
+
+
 def _answer(name: str) -> str:
     return " ".join(name.lower().strip(" .!").split())
 
@@ -92,7 +98,7 @@ def _leaving(text: str) -> str | None:
     )
 
 
-async def leaving_question(page: Page, quote: Callable[[str], str]) -> str | None:
+async def leaving_question(page: Page, redact: Callable[[str], str]) -> str | None:
     """``asked 'Exit to home page?': 'Cancel' answers it and stays`` when a button on ``page`` answers yes
     to a question about leaving beside another that stays; ``None`` otherwise, or when the page cannot
     be asked. For a failure that must send the model to the question first."""
@@ -103,7 +109,7 @@ async def leaving_question(page: Page, quote: Callable[[str], str]) -> str | Non
         question = _leaving(asked["text"]) if _answer(asked["name"]) in _GO_AHEAD else None
         stay = next((o["name"] for o in asked["others"] if _answer(o["name"]) in _STAY), None)
         if question and stay:
-            return f"asked {quote(question[:120])}: {quote(stay)} answers it and stays"
+            return f"asked {_quoted(question, redact)}: {_quoted(stay, redact)} answers it and stays"
     return None
 
 
@@ -114,11 +120,11 @@ async def check_not_leaving(
     snapshot: DomSnapshot,
     task: str,
     owner: object,
-    quote: Callable[[str], str],
+    redact: Callable[[str], str],
 ) -> None:
     """Fail, the first time only, when ``node`` (element ``index``, in the page as ``handle``) answers
     yes to a question beside it about leaving the page and ``task`` says nothing of leaving; ``owner``
-    (the browser session) keeps which clicks were held back, ``quote`` quotes page text for the model.
+    (the browser session) keeps which clicks were held back, ``redact`` hides secrets in what it quotes.
 
     Raises:
         ActionError: the question, and the element that answers it without leaving.
@@ -139,9 +145,10 @@ async def check_not_leaving(
     if stay is None:
         return
     held.add(key)
+    asked, staying = _quoted(question, redact), _quoted(stay.text or stay.name, redact)
     raise ActionError(
-        f"Not clicked: element {index} answers yes to {quote(question[:120])}, which would leave this page "
-        f"and what the task has done on it; the task does not ask to leave. Element {stay.index} "
-        f"({quote(stay.text or stay.name)}) closes the question and stays: click it, then go on with the "
-        f"task (or element {index} again if you mean to leave)."
+        f"Not clicked: element {index} answers yes to {asked}, which would leave this page and what the "
+        f"task has done on it; the task does not ask to leave. Element {stay.index} ({staying}) closes the "
+        f"question and stays: click it, then go on with the task (or element {index} again if you mean to "
+        "leave)."
     )
