@@ -112,7 +112,7 @@ def check_goal_names_it(
     snapshot: DomSnapshot,
     goal: str,
     owner: object,
-    quote: Callable[[str], str],
+    quote: Callable[[str, int], str],
 ) -> None:
     """Fail, the first time only, when ``goal`` names another element of ``snapshot`` and not ``node``;
     ``owner`` (the browser session) keeps which clicks were held back.
@@ -141,15 +141,15 @@ def check_goal_names_it(
         other, name = named[0]
         held.add(key)
         raise ActionError(
-            f"element {index} is {quote(mine[:_SHOWN])}, but your goal names {quote(name[:_SHOWN])}, "
+            f"element {index} is {quote(mine, _SHOWN)}, but your goal names {quote(name, _SHOWN)}, "
             f"which is element {other}: not clicked. Click element {other}, or element {index} again if you "
             "meant it."
         )
     if _a_list_of_its_kind(node, named, snapshot):
         held.add(key)
-        listed = ", ".join(f"{quote(name[:_SHOWN])} ({i})" for i, name in named[:_LISTED])
+        listed = ", ".join(f"{quote(name, _SHOWN)} ({i})" for i, name in named[:_LISTED])
         raise OffTheList(
-            f"element {index} ({quote(mine[:_SHOWN])}) not clicked: your goal does not name it, it names "
+            f"element {index} ({quote(mine, _SHOWN)}) not clicked: your goal does not name it, it names "
             f"{listed}. Click element {index} again if you meant it."
         )
 
