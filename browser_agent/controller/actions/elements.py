@@ -18,7 +18,7 @@ from browser_agent.controller.actions.leave_guard import check_not_leaving, leav
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
 from browser_agent.controller.actions.place_guard import check_place_asked
-from browser_agent.controller.actions.pointer import click_at_point, click_checked
+from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
 from browser_agent.controller.actions.read_only import type_into_read_only
 from browser_agent.controller.actions.refusals import check_typeable
 from browser_agent.controller.actions.slider import set_slider
@@ -305,7 +305,7 @@ async def hover(index: int, ctx: ActionContext) -> str:
     """Move the mouse over an element (opens hover menus and tooltips)."""
     node, handle = await ctx.element(index)
     with map_action_errors(f"hover over element {index}"):
-        await handle.hover()
+        await hover_checked(handle)
     await ctx.session.settle()
     return f"Hovering over element {index} ({_label(node, ctx)})"
 

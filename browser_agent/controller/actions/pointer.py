@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from playwright.async_api import ElementHandle, Frame, Page
 
-__all__ = ["click_at_point", "click_checked"]
+__all__ = ["click_at_point", "click_checked", "hover_checked"]
 
 # Where to click the element in its frame's viewport once scrolled into view: its centre, or when that
-# is covered (a button half under another) the first point of a 3x3 grid over it that is on top, as
-# [x, y, x - left, y - top]; null when it is disabled, empty or covered all over.
+# is covered (a button half under another) the first point of a 3x3 grid over it that is on top, else of a
+# finer grid (a sliver that shows), as [x, y, x - left, y - top]; null when it is disabled, empty or
+# covered all over.
 _CENTRE_JS = """(el) => {
   if (!el || el.disabled || el.getAttribute('aria-disabled') === 'true' || !el.isConnected) return null;
   let r = el.getBoundingClientRect();
@@ -47,6 +48,15 @@ _CENTRE_JS = """(el) => {
   for (const [fx, fy] of grid) {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     if (onTop(x, y)) return [x, y, x - r.left, y - r.top];
+  }
+  // A sliver that shows (a button all but 7 px under another): every 4 px across, 1 px in from its edges,
+  // up to 16 points a side.
+  const steps = (size) => {
+    const n = Math.min(16, Math.max(2, Math.floor((size - 2) / 4) + 1));
+    return Array.from({ length: n }, (_, i) => 1 + ((size - 2) * i) / (n - 1));
+  };
+  for (const dy of steps(r.height)) for (const dx of steps(r.width)) {
+    if (onTop(r.left + dx, r.top + dy)) return [r.left + dx, r.top + dy, dx, dy];
   }
   return null;
 }"""
@@ -92,3 +102,13 @@ async def click_checked(handle: ElementHandle) -> None:
         await handle.click()
         return
     await handle.click(force=True, position={"x": ready[2], "y": ready[3]})
+
+
+async def hover_checked(handle: ElementHandle) -> None:
+    """Move the mouse over ``handle`` at a point of it that shows (its centre, or the part not under
+    another element); Playwright's own hover, with its waits, when the in-page check finds none."""
+    ready = await handle.evaluate(_CENTRE_JS)
+    if ready is None:
+        await handle.hover()
+        return
+    await handle.hover(force=True, position={"x": ready[2], "y": ready[3]})
