@@ -22,12 +22,12 @@ from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
-__all__ = ["check_not_leaving", "leaving_question"]
+__all__ = ["check_not_leaving", "leaving_question", "leaving_sentence"]
 
 # Words of a question (or a task) about leaving the page, or throwing away what it holds.
 _LEAVING = re.compile(
-    r"\b(?:exit\w*|leav(?:e|ing)|quit\w*|log\s?(?:out|off)|sign\s?(?:out|off)|discard\w*|abandon\w*"
-    r"|home\s?page|start(?:ing)? over|lose (?:your|all|the)\b[^?]*)",
+    r"\b(?:exit(?:s|ing)?|leav(?:e|es|ing)|quit(?:s|ting)?|log\s?(?:out|off)|sign\s?(?:out|off)"
+    r"|discard(?:s|ed|ing)?|abandon(?:s|ed|ing)?|home\s?page|start(?:ing)? over|lose (?:your|all|the))\b",
     re.IGNORECASE,
 )
 # Answers that go ahead with what the question asks, and answers that stay.
@@ -90,7 +90,7 @@ def _answer(name: str) -> str:
     return " ".join(name.lower().strip(" .!").split())
 
 
-def _leaving(text: str) -> str | None:
+def leaving_sentence(text: str) -> str | None:
     """The sentence of ``text`` that asks about leaving ("Exit to home page?"), if one does."""
     return next(
         (part.strip() for part in re.split(r"(?<=[?.!])\s+", text) if "?" in part and _LEAVING.search(part)),
@@ -106,7 +106,7 @@ async def leaving_question(page: Page, redact: Callable[[str], str]) -> str | No
     with contextlib.suppress(PlaywrightError):
         found = await page.main_frame.evaluate(_PAGE_QUESTIONS_JS, [_MAX_ANSWERS, _MAX_TEXT])
     for asked in found:
-        question = _leaving(asked["text"]) if _answer(asked["name"]) in _GO_AHEAD else None
+        question = leaving_sentence(asked["text"]) if _answer(asked["name"]) in _GO_AHEAD else None
         stay = next((o["name"] for o in asked["others"] if _answer(o["name"]) in _STAY), None)
         if question and stay:
             return f"asked {_quoted(question, redact)}: {_quoted(stay, redact)} answers it and stays"
@@ -136,7 +136,7 @@ async def check_not_leaving(
     found = None
     with contextlib.suppress(PlaywrightError):  # the element went away: the click says so itself
         found = await handle.evaluate(_QUESTION_JS, [_MAX_ANSWERS, _MAX_TEXT])
-    if not found or (question := _leaving(found["text"])) is None:
+    if not found or (question := leaving_sentence(found["text"])) is None:
         return
     by_id = {n.element_id: n for n in snapshot.selector_map.values()}
     stay = next(
