@@ -14,7 +14,7 @@ from browser_agent.controller.actions.enter_key import EnterWatch
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
-from browser_agent.controller.actions.leave_guard import check_not_leaving, leaving_question
+from browser_agent.controller.actions.leave_guard import check_leaving
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
 from browser_agent.controller.actions.place_guard import check_place_asked
@@ -69,20 +69,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         check_place_asked(index, node, await ctx.current_snapshot(), ctx.goal, ctx.task, ctx.session)
     if ctx.model_chose:
         check_card_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
-        if "disabled" in node.states and (asked := await leaving_question(ctx.session.page, ctx.redact)):
-            raise ActionError(
-                f"element {index} ({_label(node, ctx)}) is turned off: the page {asked} (its controls are "
-                "marked * on the page); then go on with the task."
-            )
-        await check_not_leaving(
-            index,
-            node,
-            (await ctx.element(index))[1],
-            await ctx.current_snapshot(),
-            ctx.task,
-            ctx.session,
-            ctx.redact,
-        )
+        await check_leaving(index, node, _label(node, ctx), ctx)
         check_not_unchecking(
             index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session
         )

@@ -19,10 +19,11 @@ from weakref import WeakKeyDictionary
 from playwright.async_api import ElementHandle, Page
 
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
-__all__ = ["check_not_leaving", "leaving_question", "leaving_sentence"]
+__all__ = ["check_leaving", "check_not_leaving", "leaving_question", "leaving_sentence"]
 
 # Words of a question (or a task) about leaving the page, or throwing away what it holds.
 _LEAVING = re.compile(
@@ -90,6 +91,12 @@ def _answer(name: str) -> str:
     return " ".join(name.lower().strip(" .!").split())
 
 
+def _answers_yes(node: ElementNode) -> bool:
+    """Whether ``node`` is named as a "yes" (OK, Yes, Exit, Sign out, ...): the only clicks the guard
+    looks further at, so that other clicks cost no round trip to the page."""
+    return _answer(node.text or node.name) in _GO_AHEAD
+
+
 def leaving_sentence(text: str) -> str | None:
     """The sentence of ``text`` that asks about leaving ("Exit to home page?"), if one does."""
     return next(
@@ -131,7 +138,7 @@ async def check_not_leaving(
     """
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
-    if key in held or _answer(node.text or node.name) not in _GO_AHEAD or _LEAVING.search(task):
+    if key in held or not _answers_yes(node) or _LEAVING.search(task):
         return
     found = None
     with contextlib.suppress(PlaywrightError):  # the element went away: the click says so itself
@@ -152,3 +159,22 @@ async def check_not_leaving(
         f"question and stays: click it, then go on with the task (or element {index} again if you mean to "
         "leave)."
     )
+
+
+async def check_leaving(index: int, node: ElementNode, label: str, ctx: ActionContext) -> None:
+    """The checks of a click the model chose on ``node`` (element ``index``, named ``label``): a control
+    that a question about leaving turned off fails at once, sending the model to the question; a "yes"
+    to such a question is held back once (``check_not_leaving``).
+
+    Raises:
+        ActionError: the question, and the answer that stays.
+    """
+    if "disabled" in node.states and (asked := await leaving_question(ctx.session.page, ctx.redact)):
+        raise ActionError(
+            f"element {index} ({label}) is turned off: the page {asked} (its controls are marked * on the "
+            "page); then go on with the task."
+        )
+    if _answers_yes(node):
+        _, handle = await ctx.element(index)
+        snapshot = await ctx.current_snapshot()
+        await check_not_leaving(index, node, handle, snapshot, ctx.task, ctx.session, ctx.redact)
