@@ -23,7 +23,7 @@ from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
-__all__ = ["check_leaving", "check_not_leaving", "leaving_question", "leaving_sentence"]
+__all__ = ["check_leaving", "leaving_sentence"]
 
 # Words of a question (or a task) about leaving the page, or throwing away what it holds.
 _LEAVING = re.compile(
@@ -51,7 +51,8 @@ _CLIMB_JS = """(el, most, longest) => {
   const reg = window.__browserAgent;
   const name = (b) => (b.innerText || b.value || b.getAttribute('aria-label') || '').trim();
   const answers = 'button, [role=button], input[type=button], input[type=submit], input[type=reset]';
-  const fields = 'textarea, select, input:not([type=button]):not([type=submit]):not([type=reset])';
+  const fields = 'textarea, select, input:not([type=button]):not([type=submit]):not([type=reset])'
+    + ':not([type=hidden])';
   if (el.disabled) return null;
   let box = el.parentElement;
   for (let depth = 0; box && box !== document.body && depth < 4; depth++, box = box.parentElement) {
@@ -105,7 +106,7 @@ def leaving_sentence(text: str) -> str | None:
     )
 
 
-async def leaving_question(page: Page, redact: Callable[[str], str]) -> str | None:
+async def _question_on_page(page: Page, redact: Callable[[str], str]) -> str | None:
     """``asked 'Exit to home page?': 'Cancel' answers it and stays`` when a button on ``page`` answers yes
     to a question about leaving beside another that stays; ``None`` otherwise, or when the page cannot
     be asked. For a failure that must send the model to the question first."""
@@ -120,7 +121,7 @@ async def leaving_question(page: Page, redact: Callable[[str], str]) -> str | No
     return None
 
 
-async def check_not_leaving(
+async def _hold_yes(
     index: int,
     node: ElementNode,
     handle: ElementHandle,
@@ -164,12 +165,12 @@ async def check_not_leaving(
 async def check_leaving(index: int, node: ElementNode, label: str, ctx: ActionContext) -> None:
     """The checks of a click the model chose on ``node`` (element ``index``, named ``label``): a control
     that a question about leaving turned off fails at once, sending the model to the question; a "yes"
-    to such a question is held back once (``check_not_leaving``).
+    to such a question is held back once.
 
     Raises:
         ActionError: the question, and the answer that stays.
     """
-    if "disabled" in node.states and (asked := await leaving_question(ctx.session.page, ctx.redact)):
+    if "disabled" in node.states and (asked := await _question_on_page(ctx.session.page, ctx.redact)):
         raise ActionError(
             f"element {index} ({label}) is turned off: the page {asked} (its controls are marked * on the "
             "page); then go on with the task."
@@ -177,4 +178,4 @@ async def check_leaving(index: int, node: ElementNode, label: str, ctx: ActionCo
     if _answers_yes(node):
         _, handle = await ctx.element(index)
         snapshot = await ctx.current_snapshot()
-        await check_not_leaving(index, node, handle, snapshot, ctx.task, ctx.session, ctx.redact)
+        await _hold_yes(index, node, handle, snapshot, ctx.task, ctx.session, ctx.redact)
