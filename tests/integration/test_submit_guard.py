@@ -97,6 +97,23 @@ async def test_an_ok_button_the_task_names_is_clicked_at_once(page: BrowserSessi
     assert clicked.error is None and await _sent(page) == "gift"
 
 
+@pytest.mark.parametrize(
+    ("task", "held"),
+    [
+        ('Click the "Log in" button.', False),  # the button is all the task quotes: the click is asked for
+        ('Log in as "ada" and press "Log in".', True),  # the task quotes a text to type too
+        ("Log in.", True),
+    ],
+)
+async def test_a_button_that_is_all_the_task_quotes_is_clicked_at_once(
+    page: BrowserSession, task: str, held: bool
+) -> None:
+    action = {"action": "click_element", "index": await index_of(page, "Log in")}
+    [clicked] = await Controller().run([action], page, model_chose=True, task=task)
+    assert (clicked.error is not None) is held
+    assert await _sent(page) == ("" if held else "login")
+
+
 async def test_a_form_with_nothing_set_names_its_list_and_radios(page: BrowserSession) -> None:
     order = await index_of(page, "Order")
     [held] = await _run(page, {"action": "click_element", "index": order})

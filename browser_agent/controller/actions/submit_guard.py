@@ -33,6 +33,7 @@ _SENDING = ("submit", "send", "log in", "login", "sign in", "sign up", "register
 # task that names the OK button asks for that button itself ("Click on the "ok" button" beside empty
 # boxes), so then it does not count as sending.
 _CONFIRMING = "ok"
+_QUOTED = re.compile(r'"([^"]{1,80})"|“([^”]{1,80})”')
 _SCOPE_JS = f"""(el, SENDING) => {{
   if (el.form) return el.form;
   // Without a form, only a button that says it sends: a page may put a text box beside any button.
@@ -110,14 +111,14 @@ async def check_not_sending_unset(
 ) -> None:
     """Fail, the first time only, when ``node`` submits a form with an empty text field, or with nothing
     set; ``owner`` (the browser session) keeps which buttons were held back. An OK button counts as
-    sending unless ``task`` names it.
+    sending unless ``task`` names it; a button that is all the task quotes is never held.
 
     Raises:
         ActionError: the unset fields, and that a second click sends the form anyway.
     """
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
-    if key in held or not may_send(node):
+    if key in held or not may_send(node) or _asks_only_for(node, task):
         return
     named_ok = re.search(rf"\b{_CONFIRMING}\b", task, re.IGNORECASE) is not None
     sending = list(_SENDING) if named_ok else [*_SENDING, _CONFIRMING]
@@ -139,6 +140,14 @@ async def check_not_sending_unset(
         f"element {index} would send the form with fields not set yet: {named}; set them first, or click "
         f"element {index} again to send it as it is."
     )
+
+
+def _asks_only_for(node: ElementNode, task: str) -> bool:
+    """Whether every text ``task`` quotes is the name of ``node`` ('Click on the "Submit" button.'): the
+    task asks for this click and gives nothing to type or choose, so fields left empty are meant."""
+    quoted = [" ".join(part.split()).lower() for found in _QUOTED.findall(task) for part in found if part]
+    name = " ".join((node.text or node.name).split()).lower()
+    return bool(quoted) and bool(name) and all(text == name for text in quoted)
 
 
 def _candidates(snapshot: DomSnapshot) -> list[ElementNode]:
