@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from browser_agent.dom.snapshot import ElementNode, TextNode
 
-__all__ = ["page_links"]
+__all__ = ["arrow_step", "page_links"]
 
 _NUMBER = re.compile(r"\d{1,4}")
 _ARROWS = frozenset({">", "<", "»", "«", "›", "‹", "→", "←", ">>", "<<", "next", "previous", "prev"})
@@ -26,6 +26,10 @@ _ARROWS = frozenset({">", "<", "»", "«", "›", "‹", "→", "←", ">>", "<<
 _PAGING = re.compile(
     r"^nav(?:$|[.#])|(?:^|[.#_-])(?:pagination|paginator|pager|paging|pages|page-numbers)(?:$|[.#_-])"
 )
+# The arrows that open the page after the one shown, or the one before; "»" and "«" may mean the last or
+# the first page, so they say nothing sure.
+_NEXT = frozenset({">", "›", "→", "next"})
+_PREVIOUS = frozenset({"<", "‹", "←", "prev", "previous"})
 _CLICKABLE = frozenset({"a", "button", "li", "span"})
 _GAP = 120.0  # pixels at most between the centres of two neighbouring links of one row
 
@@ -42,6 +46,19 @@ def page_links(items: Sequence[ElementNode | TextNode]) -> frozenset[str]:
         if _in_paging_box(row) or any(_arrow_beside(row, node) for node in controls):
             found.update(node.element_id for node in row)
     return frozenset(found)
+
+
+def arrow_step(node: ElementNode, items: Sequence[ElementNode | TextNode], pages: frozenset[str]) -> int:
+    """1 when ``node`` is the next-page arrow beside the row of page links ``pages`` ("Next ›", ">"), -1
+    when it is the previous-page one, 0 otherwise."""
+    words = set(_words(node).split()) | {node.icon or ""}
+    step = 1 if words & _NEXT else -1 if words & _PREVIOUS else 0
+    if not step or node.element_id in pages:
+        return 0
+    row = [item for item in items if isinstance(item, ElementNode) and item.element_id in pages]
+    row.sort(key=lambda n: n.rect.x)
+    beside = bool(row) and (_next_in_row(node, row[0]) or _next_in_row(row[-1], node))
+    return step if beside else 0
 
 
 def _clickable(node: ElementNode) -> bool:

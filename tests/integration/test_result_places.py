@@ -123,3 +123,47 @@ async def test_the_last_page_counts_by_a_full_page_seen_before(
     held = await _click(session, thames, "Open the 9th result")
     assert held.error is not None, held.error
     assert held.error.startswith(f"Not clicked: element {thames} is the 10th result; the 9th"), held.error
+
+
+async def test_a_page_link_away_from_the_result_asked_is_held_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await _view(session, server)
+    page_two, page_three = await index_of(session, "?p=2"), await index_of(session, "?p=3")
+    held = await _click(session, page_three, "Open the 6th result.")
+    assert held.error == (
+        f"Not clicked: element {page_three} opens page 3, and the 6th result is on page 2: click element "
+        f"{page_two} (page 2) first, then the 6th result there (or element {page_three} again if you meant "
+        "it)."
+    ), held.error
+    assert session.page.url.endswith("catalogue_pages.html")
+    # the arrow to the next page opens the right one: not held
+    following = await index_of(session, "Next")
+    moved = await _click(session, following, "Open the 6th result.")
+    assert moved.error is None and session.page.url.endswith("?p=2"), moved.error
+
+
+async def test_the_link_of_the_page_shown_names_the_result_in_view(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await _view(session, server, "?p=2")
+    shown = await index_of(session, "?p=2")  # the link of the page shown
+    sixth = await index_of(session, "A River Runs Through It")
+    held = await _click(session, shown, "Click the 6th result")
+    assert held.error == (
+        f"Not clicked: element {shown} opens page 2, and the 6th result is on this page: element {sixth}. "
+        f"Click element {sixth} (or element {shown} again if you meant it)."
+    ), held.error
+    # the goal now also names the link "1"; the click the refusal asked for is not held back for it
+    clicked = await _click(session, sixth, "Click the 6th result, not the one on page 1")
+    assert clicked.error is None and session.page.url.endswith("#book"), clicked.error
+
+
+async def test_with_no_link_to_the_page_in_view_an_arrow_or_link_goes_through(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await _view(session, server)
+    page_two = await index_of(session, "?p=2")
+    # the 40th result would be on page 10, which no link in view opens: any page link may lead there
+    moved = await _click(session, page_two, "Open the 40th result.")
+    assert moved.error is None and session.page.url.endswith("?p=2"), moved.error

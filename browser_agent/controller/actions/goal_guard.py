@@ -23,6 +23,8 @@ column, two of them not on its own list. A click of another kind (Submit after t
 whose names hold one another ("Save changes" and "Save") is not checked. Such a click is left out of
 the step, not failed: the step's other clicks, on the elements the list names, still run.
 
+A click on an element that a refusal of this run told the model to click (``advice.py``) is not checked.
+
 With ``json_schema``, a click sent alone and held back is not offered again on the unchanged page (the
 loop rule leaves out what did not change it); once the page changes, it is.
 """
@@ -34,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
+from browser_agent.controller.actions.advice import advise, was_advised
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
@@ -124,7 +127,7 @@ def check_goal_names_it(
     mine = _name(node)
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
-    if not goal or not mine or key in held:
+    if not goal or not mine or key in held or was_advised(owner, snapshot, node):
         return
     read = _Goal.read(goal)
     if read.agrees(mine):
@@ -140,6 +143,7 @@ def check_goal_names_it(
     if len(named) == 1:
         other, name = named[0]
         held.add(key)
+        advise(owner, snapshot, snapshot.selector_map[other])
         raise ActionError(
             f"element {index} is {quote(mine, _SHOWN)}, but your goal names {quote(name, _SHOWN)}, "
             f"which is element {other}: not clicked. Click element {other}, or element {index} again if you "

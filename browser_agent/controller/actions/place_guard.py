@@ -5,6 +5,13 @@ The view gives each result of a paged list its place in the whole list (``dom/ra
 3rd result, on a page whose 4th was on page 2. A click on a result whose place is not the one the step's
 goal (or, when the goal says none, the task) asks for is refused the first time, naming the result asked
 for when it is in view, or the page link that opens its page. The same click again goes through.
+
+So is a click on a page link, or a next or previous arrow, that opens another page than the one holding
+the result asked for. Asked for "the 8th search result" over three a page, the model clicked index 8,
+whatever it was: the arrow to page 2, then the link to page 3 (right), then, on page 3, the link to page 3
+again, and then the one to page 2. A link to the page already shown, while the result asked for is in
+view, is refused naming that result; a link to a wrong page is refused naming the link of the right one
+when it is in view (with none in view, an arrow or link is let through: it may be the way there).
 """
 
 from __future__ import annotations
@@ -13,8 +20,9 @@ import math
 import re
 from weakref import WeakKeyDictionary
 
-from browser_agent.dom.pagination import page_links
-from browser_agent.dom.ranks import ordinal, places_and_size
+from browser_agent.controller.actions.advice import advise, was_advised
+from browser_agent.dom.pagination import arrow_step, page_links
+from browser_agent.dom.ranks import current_page, ordinal, places_and_size
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
@@ -42,43 +50,71 @@ def check_place_asked(
     index: int, node: ElementNode, snapshot: DomSnapshot, goal: str, task: str, owner: object
 ) -> None:
     """Fail, the first time only, when ``node`` (element ``index``) is a result of a paged list whose
-    place is not the one ``goal`` or ``task`` asks for; ``owner`` (the browser session) keeps which
-    clicks were held back.
+    place is not the one ``goal`` or ``task`` asks for, or a link to another page than the one holding
+    it; ``owner`` (the browser session) keeps which clicks were held back.
 
     Raises:
         ActionError: the place of the clicked result, and the element or page that holds the one asked.
     """
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
-    if key in held:
+    wanted = asked_place(goal, task)
+    if key in held or wanted is None or was_advised(owner, snapshot, node):
         return
     pages = page_links(snapshot.items)
     places, size = (
         places_and_size(snapshot.items, pages, snapshot.scroll, snapshot.page_size) if pages else ({}, 0)
     )
-    mine = places.get(node.element_id)
-    wanted = asked_place(goal, task)
-    if mine is None or wanted is None or wanted == mine:
+    if not size:
         return
-    held.add(key)
     by_id = {n.element_id: n for n in snapshot.selector_map.values()}
     here = next((by_id[e] for e, place in places.items() if place == wanted and e in by_id), None)
-    said = f"Not clicked: element {index} is the {ordinal(mine)} result"
-    anyway = f"(or element {index} again if you meant it)"
-    if here is not None:
-        raise ActionError(
-            f"{said}; the {ordinal(wanted)} result is element {here.index}: click element {here.index} "
-            f"{anyway}."
-        )
     page = math.ceil(wanted / size)
     link = next(
         (n for n in snapshot.selector_map.values() if n.element_id in pages and _number(n) == page), None
     )
+    mine = places.get(node.element_id)
+    if mine == wanted:
+        return
+    if mine is not None:
+        said = f"Not clicked: element {index} is the {ordinal(mine)} result"
+    else:
+        opens = _page_opened(node, snapshot, pages)
+        # with the result asked for in view, any page link leads away from it (or nowhere)
+        if opens is None or (here is None and (opens == page or link is None)):
+            return
+        said = f"Not clicked: element {index} opens page {opens}"
+    held.add(key)
+    anyway = f"(or element {index} again if you meant it)"
+    if here is not None:
+        advise(owner, snapshot, here)
+        if mine is None:
+            raise ActionError(
+                f"{said}, and the {ordinal(wanted)} result is on this page: element {here.index}. Click "
+                f"element {here.index} {anyway}."
+            )
+        raise ActionError(
+            f"{said}; the {ordinal(wanted)} result is element {here.index}: click element {here.index} "
+            f"{anyway}."
+        )
+    if link is not None:
+        advise(owner, snapshot, link)
     first = f"click element {link.index} (page {page}) first" if link else f"open page {page} first"
     raise ActionError(
         f"{said}, and the {ordinal(wanted)} result is on page {page}: {first}, then the {ordinal(wanted)} "
         f"result there {anyway}."
     )
+
+
+def _page_opened(node: ElementNode, snapshot: DomSnapshot, pages: frozenset[str]) -> int | None:
+    """The number of the page that ``node`` opens, when it is a page link or an arrow beside them."""
+    if node.element_id in pages:
+        return _number(node) or None
+    step = arrow_step(node, snapshot.items, pages)
+    shown = current_page(snapshot.items, pages)
+    if not step or shown is None or not _number(shown):
+        return None
+    return _number(shown) + step
 
 
 def _number(node: ElementNode) -> int:
