@@ -17,6 +17,10 @@ a name the page holds only in a closed part (``agent/task_hidden.py``): the mode
 folder, or closed the menu again, and called ``done`` with the file or item never shown; the refusal
 names the element that opens the part.
 
+The same holds for an element (not a field) named as the verb of one of the task's steps: "Find the
+email by Hilary and forward that email to Auroora" and a ``<span>Forward</span>`` on the opened mail;
+the model opened the mail and called ``done``.
+
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
 done."): held back once, asking for the answer (``agent/answer_check.py``).
 """
@@ -102,12 +106,9 @@ class DoneGuard:
                 continue
             if _is_button(node) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words):
                 return node
-            if (
-                name in quoted
-                and name not in self.typed
-                and node.tag not in _FIELDS
-                and node.role not in _FIELD_ROLES
-            ):
+            if node.tag in _FIELDS or node.role in _FIELD_ROLES:
+                continue
+            if (name in quoted and name not in self.typed) or _commanded(name, words):
                 return node
         return None
 
@@ -166,6 +167,13 @@ class DoneGuard:
     def _answerless(self, task: str, text: str) -> bool:
         """Whether ``text`` is the first done of the run that answers nothing of a question ``task``."""
         return not self._asked_for_answer and asks_question(task) and not holds_answer(task, text)
+
+
+def _commanded(name: str, task: str) -> bool:
+    """Whether ``task`` (spaced, lower case) gives ``name`` as the verb of one of its steps: at its start,
+    or after "and", "then" or a comma ("Find the email by Hilary and forward that email to Auroora" and
+    an element named Forward)."""
+    return re.search(rf"(?:^|\band |\bthen |, )(?:then )?{re.escape(name)}(?!\w)", task) is not None
 
 
 def _spaced(text: str) -> str:

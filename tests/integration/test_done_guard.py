@@ -264,3 +264,26 @@ async def test_a_quoted_name_clicked_and_hidden_again_is_done(
     assert history.is_done() and len(history.steps) == 4
     assert all(r.error is None for s in history.steps for r in s.results)
     assert await session.page.locator("#products-menu").is_hidden()
+
+
+async def test_done_before_the_step_the_task_gives_as_a_verb_is_held_back_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """ "... and forward it": the model opened the mail and called done, Forward (a span) unclicked. Reply,
+    which the task does not ask for, holds nothing back."""
+
+    def _open(page: str) -> dict[str, object]:
+        return _step("open", {"action": "click_element", "index": find_index(page, "div", "Ines Ferreira")})
+
+    def _forward(page: str) -> dict[str, object]:
+        return _step("forward", {"action": "click_element", "index": find_index(page, "span", "Forward")})
+
+    await session.navigate(server.url("agent/webmail.html"))
+    task = "Open the mail from Ines and forward it to Bo."
+    history = await Agent(
+        task, ScriptedChatModel(policy=_steps(_open, _finish, _forward, _finish)), browser=session
+    ).run(max_steps=6)
+    held = history.steps[1].results[0].error
+    assert held is not None and held.startswith("not done yet: the task names [") and '"Forward"' in held
+    assert history.is_done() and len(history.steps) == 4
+    assert await session.page.inner_text("#kind") == "Fwd: Quarterly figures"
