@@ -21,6 +21,10 @@ The same holds for an element (not a field) named as the verb of one of the task
 email by Hilary and forward that email to Auroora" and a ``<span>Forward</span>`` on the opened mail;
 the model opened the mail and called ``done``.
 
+The same holds for a form the run opened or filled in and never sent (``agent/unsent_form.py``): the
+model clicked Forward and called ``done`` with the recipient's field empty; the refusal names the field
+and the control that sends it.
+
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
 done."): held back once, asking for the answer (``agent/answer_check.py``).
 """
@@ -33,6 +37,7 @@ from dataclasses import dataclass, field
 
 from browser_agent.agent.answer_check import asks_question, holds_answer
 from browser_agent.agent.task_hidden import HiddenName, quoted_names
+from browser_agent.agent.unsent_form import FormWatch
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
@@ -64,6 +69,7 @@ class DoneGuard:
     pressed: set[str] = field(default_factory=set)
     entered: bool = False  # Enter was pressed in the run
     typed: set[str] = field(default_factory=set)  # the texts the model typed, in lower case
+    forms: FormWatch = field(default_factory=FormWatch)  # the forms the run filled in or brought up
     _held: set[str] = field(default_factory=set)
     _asked_for_answer: bool = False  # a done without an answer was held back once
     _just_held: bool = False  # the last step's done was held back
@@ -76,6 +82,7 @@ class DoneGuard:
     def note(self, results: Sequence[ActionResult]) -> None:
         """Remember the elements the run clicked, and an Enter."""
         self._just_held = False
+        self.forms.note(results)
         for result in results:
             if result.error is not None:
                 continue
@@ -124,6 +131,7 @@ class DoneGuard:
         ``task`` names stands unpressed on ``snapshot``, the first time a name ``task`` quotes is still
         ``hidden`` on it (never clicked nor typed), or the first time its text answers nothing of the
         question ``task`` asks."""
+        self.forms.look(snapshot)
         self.note(results)
         last = results[-1] if results else None
         if last is None or not last.is_done or last.success is not True or last.action != "done":
@@ -142,6 +150,14 @@ class DoneGuard:
                 f'not done yet: "{closed.name}", which the task quotes, is still hidden on this page: '
                 f"element {closed.opener.index} opens the part holding it. Open it and click "
                 f'"{closed.name}" first if the task needs it (a later done ends the run as it is).'
+            )
+        elif (unsent := self.forms.unsent(snapshot, self._held)) is not None:
+            filled, sender = unsent
+            self._held.add(sender.element_id)
+            error = (
+                f"not done yet: the form of {said(filled, redact, snapshot)} was not sent in this run: fill "
+                f"in what the task gives, then click element {sender.index} ({_control(sender, redact)}) to "
+                "send it (a later done ends the run as it is)."
             )
         elif self._answerless(task, said_text := last.extracted_content or ""):
             self._asked_for_answer = True
@@ -174,6 +190,12 @@ def _commanded(name: str, task: str) -> bool:
     or after "and", "then" or a comma ("Find the email by Hilary and forward that email to Auroora" and
     an element named Forward)."""
     return re.search(rf"(?:^|\band |\bthen |, )(?:then )?{re.escape(name)}(?!\w)", task) is not None
+
+
+def _control(node: ElementNode, redact: Callable[[str], str]) -> str:
+    """What a refusal calls a control: its name, redacted, else its icon."""
+    name = " ".join(redact(node.name or node.text or node.attributes.get("value", "")).split())
+    return f"'{name[:_LONGEST_NAME]}'" if name else f"icon {redact(node.icon)}"
 
 
 def _spaced(text: str) -> str:
