@@ -44,3 +44,22 @@ async def test_fields_on_the_page_already_or_filled_are_not_said(notes: BrowserS
     await notes.page.fill("#comment", "")
     clicked = await _click(notes, await index_of(notes, "Budget review"))
     assert clicked.extracted_content is not None and "opened" not in clicked.extracted_content
+
+
+async def test_fields_a_pop_up_turned_off_and_its_answer_turned_back_on_are_said_to_be_back(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A bank's idle question turns the transfer form off as the amount takes the focus; "Stay signed
+    in" turns it back on, empty: the click says the fields are back, to type into them again."""
+    await session.navigate(server.url("controller/transfer.html"))
+    await session.state()
+    amount = await index_of(session, "amount")
+    [typed] = await Controller().run(
+        [{"action": "input_text", "index": amount, "text": "120"}], session, model_chose=True
+    )
+    assert typed.error is not None and "turned the field off" in typed.error, typed
+    clicked = await _click(session, await index_of(session, "Stay signed in"))
+    assert clicked.extracted_content == (
+        f"Clicked element {clicked.element.index if clicked.element else '?'} (Stay signed in); 2 empty text "
+        "fields are back on the page (marked *): type into them again"
+    ), clicked.extracted_content

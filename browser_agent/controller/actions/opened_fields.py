@@ -1,6 +1,11 @@
 """After a click, the empty text fields it brought onto the page: a click on Forward or Reply opens a form
 whose "to" field is empty, and a small model that was told only "Clicked element 4 (Forward)" called the
-task done. The click's result says how many empty fields appeared, so the next step fills them."""
+task done. The click's result says how many empty fields appeared, so the next step fills them.
+
+Fields an earlier look had seen, which the page had turned off or hidden, are told apart: a pop-up asked
+"Exit to home page?" as the model typed, turned the form off, and Cancel turned it back on, its fields
+emptied. Told "it opened 2 empty text fields", the 1.5B model wrote "The task is done." and pressed
+Login with both empty; the result now says that they are back and to type into them again."""
 
 from __future__ import annotations
 
@@ -43,6 +48,10 @@ async def opened_fields_note(page: Page, seen: DomSnapshot) -> str:
     new = [element_id for element_id in found if element_id not in seen.element_ids]
     if not new:
         return ""
+    if all(new):  # every one had an in-page id: an earlier look saw it, then it went off or away
+        if len(new) == 1:
+            return "; an empty text field is back on the page (marked *): type into it again"
+        return f"; {len(new)} empty text fields are back on the page (marked *): type into them again"
     if len(new) == 1:
         return "; it opened an empty text field (marked * on the page): input_text types into it"
     return f"; it opened {len(new)} empty text fields (marked * on the page): input_text types into them"
