@@ -49,6 +49,11 @@ def _sends(node: ElementNode) -> bool:
     return may_send(node) or name in _SEND_WORDS
 
 
+def _holds_text(node: ElementNode) -> bool:
+    """Whether the page view shows a value in ``node`` (its ``value="..."`` state)."""
+    return any(state.startswith('value="') and len(state) > len('value=""') for state in node.states)
+
+
 def _containers(node: ElementNode) -> set[int]:
     """The nearest containers of ``node`` (not itself), by number."""
     return set(node.chain[-1 - _NEAR : -1])
@@ -100,7 +105,7 @@ class FormWatch:
                 continue
             if node.element_id in first:  # the page's own field: a task may ask only to fill it
                 continue
-            if node.attributes.get("value") and node.element_id not in self.filled:
+            if _holds_text(node) and node.element_id not in self.filled:
                 continue  # brought up filled in by the page (the mail a Forward quotes), not by the run
             around = _containers(node)
             for sender in senders:
