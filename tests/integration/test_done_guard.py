@@ -10,7 +10,6 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from browser_agent import Agent, AgentSettings
-from browser_agent.agent.conversation import page_of_state
 from browser_agent.browser import BrowserSession
 from browser_agent.models import chat_model
 from browser_agent.record import AgentHistory
@@ -18,6 +17,7 @@ from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
+from tests.support.turns import in_turn
 
 Policy = Callable[[list[BaseMessage]], dict[str, object]]
 
@@ -34,15 +34,7 @@ def _done(success: bool = True) -> dict[str, object]:
     return {"action": "done", "text": "all set", "success": success}
 
 
-def _steps(*replies: Callable[[str], dict[str, object]]) -> Policy:
-    """A policy answering with ``replies`` in turn, each given the page it sees."""
-    told: list[int] = []
-
-    def policy(messages: list[BaseMessage]) -> dict[str, object]:
-        told.append(1)
-        return replies[min(len(told), len(replies)) - 1](page_of_state(str(messages[-1].content)))
-
-    return policy
+_steps = in_turn
 
 
 def _tick(page: str) -> dict[str, object]:

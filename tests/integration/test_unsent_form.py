@@ -7,45 +7,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from langchain_core.messages import BaseMessage
-
 from browser_agent import Agent
-from browser_agent.agent.conversation import page_of_state
 from browser_agent.browser import BrowserSession
 from browser_agent.record import AgentHistory
 from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.server import LocalServer
+from tests.support.turns import Policy, in_turn, step
 
-Policy = Callable[[list[BaseMessage]], dict[str, object]]
 TASK = 'Open ticket T-311 and add the comment "Toner replaced".'
 
 
-def _step(goal: str, *actions: dict[str, object]) -> dict[str, object]:
-    state = {"evaluation_previous_goal": "Unknown", "memory": "", "next_goal": goal}
-    return {"current_state": state, "action": list(actions)}
-
-
-def _steps(*replies: Callable[[str], dict[str, object]]) -> Policy:
-    told: list[int] = []
-
-    def policy(messages: list[BaseMessage]) -> dict[str, object]:
-        told.append(1)
-        return replies[min(len(told), len(replies)) - 1](page_of_state(str(messages[-1].content)))
-
-    return policy
-
-
 def _click(tag: str, name: str) -> Callable[[str], dict[str, object]]:
-    return lambda page: _step("click", {"action": "click_element", "index": find_index(page, tag, name)})
+    return lambda page: step("click", {"action": "click_element", "index": find_index(page, tag, name)})
 
 
 def _type(page: str) -> dict[str, object]:
     box = find_index(page, "textarea", "Comment")
-    return _step("type", {"action": "input_text", "index": box, "text": "Toner replaced"})
+    return step("type", {"action": "input_text", "index": box, "text": "Toner replaced"})
 
 
 def _finish(page: str) -> dict[str, object]:
-    return _step("finish", {"action": "done", "text": "Comment added", "success": True})
+    return step("finish", {"action": "done", "text": "Comment added", "success": True})
 
 
 async def _run(session: BrowserSession, server: LocalServer, task: str, policy: Policy) -> AgentHistory:
@@ -57,7 +39,7 @@ async def test_a_form_opened_and_left_empty_is_held_once_naming_its_sender(
     session: BrowserSession, server: LocalServer
 ) -> None:
     opened = (_click("tr", "T-311"), _click("button", "Add comment"))
-    policy = _steps(*opened, _finish, _type, _click("button", "Post"), _finish)
+    policy = in_turn(*opened, _finish, _type, _click("button", "Post"), _finish)
     history = await _run(session, server, TASK, policy)
     held = history.steps[2].results[-1]
     assert held.error is not None and not held.is_done, held
@@ -71,7 +53,7 @@ async def test_a_form_opened_and_left_empty_is_held_once_naming_its_sender(
 async def test_a_form_filled_in_and_not_sent_is_held_once_then_a_second_done_ends_the_run(
     session: BrowserSession, server: LocalServer
 ) -> None:
-    policy = _steps(_click("tr", "T-311"), _click("button", "Add comment"), _type, _finish, _finish)
+    policy = in_turn(_click("tr", "T-311"), _click("button", "Add comment"), _type, _finish, _finish)
     history = await _run(session, server, TASK, policy)
     held = history.steps[3].results[-1]
     assert held.error is not None and "was not sent in this run" in held.error, held
@@ -84,8 +66,8 @@ async def test_a_field_of_the_first_look_typed_into_is_not_counted(
 ) -> None:
     def search(page: str) -> dict[str, object]:
         field = find_index(page, "input", "Find a ticket")
-        return _step("type", {"action": "input_text", "index": field, "text": "printer"})
+        return step("type", {"action": "input_text", "index": field, "text": "printer"})
 
-    history = await _run(session, server, 'Type "printer" into the ticket finder.', _steps(search, _finish))
+    history = await _run(session, server, 'Type "printer" into the ticket finder.', in_turn(search, _finish))
     assert history.is_done() and len(history.steps) == 2
     assert all(r.error is None for s in history.steps for r in s.results)
