@@ -62,11 +62,13 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
             f"{index} and the text of one option" + (f" ({options})." if options else ".")
         )
     if ctx.model_chose:
+        # the place a goal asks for ("the 4th result") names the element more surely than a page link's
+        # number in the same goal ("... on page 2"): the place guard speaks first
+        check_place_asked(index, node, await ctx.current_snapshot(), ctx.goal, ctx.task, ctx.session)
         try:
             check_goal_names_it(index, node, await ctx.current_snapshot(), ctx.goal, ctx.session, ctx.quote)
         except OffTheList as exc:  # the step's clicks on the list still run
             return ActionResult(skipped=True, extracted_content=ctx.redact(str(exc)))
-        check_place_asked(index, node, await ctx.current_snapshot(), ctx.goal, ctx.task, ctx.session)
     if ctx.model_chose:
         check_card_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
         await check_leaving(index, node, _label(node, ctx), ctx)
