@@ -167,3 +167,17 @@ async def test_with_no_link_to_the_page_in_view_an_arrow_or_link_goes_through(
     # the 40th result would be on page 10, which no link in view opens: any page link may lead there
     moved = await _click(session, page_two, "Open the 40th result.")
     assert moved.error is None and session.page.url.endswith("?p=2"), moved.error
+
+
+async def test_the_place_asked_for_speaks_before_a_page_number_in_the_goal(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """On page 2, "the 6th result on page 2" and a click on the link to page 1: the goal also names the
+    link "2", but the result asked for is what to click, and the refusal says so."""
+    await _view(session, server, "?p=2")
+    page_one = await index_of(session, "?p=1")
+    sixth = await index_of(session, "A River Runs Through It")
+    held = await _click(session, page_one, "Click the 6th result on page 2")
+    assert held.error is not None and held.error.startswith(
+        f"Not clicked: element {page_one} opens page 1, and the 6th result is on this page: element {sixth}."
+    ), held.error
