@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urldefrag
 
 from browser_agent.controller import ActionResult
+from browser_agent.controller.actions.refusals import is_text_field
 from browser_agent.controller.actions.submit_guard import may_send
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 
@@ -32,12 +33,6 @@ __all__ = ["FormWatch"]
 _NEAR = 3  # how many of their nearest containers a field and the control sending it may share
 _FILLING = frozenset({"input_text", "select_dropdown_option"})
 _SEND_WORDS = frozenset({"send", "submit", "post"})  # a control so named sends, whatever its type
-_TEXT_INPUTS = frozenset({"", "text", "email", "search", "tel", "url", "number", "password"})
-
-
-def _is_text_field(node: ElementNode) -> bool:
-    kind = node.attributes.get("type", "").lower()
-    return node.tag == "textarea" or (node.tag == "input" and kind in _TEXT_INPUTS)
 
 
 def _sends(node: ElementNode) -> bool:
@@ -75,7 +70,7 @@ class FormWatch:
             return
         address = urldefrag(snapshot.url)[0]
         if address not in self.first_fields:
-            fields = (n.element_id for n in snapshot.selector_map.values() if _is_text_field(n))
+            fields = (n.element_id for n in snapshot.selector_map.values() if is_text_field(n))
             self.first_fields[address] = frozenset(fields)
 
     def note(self, results: Sequence[ActionResult]) -> None:
@@ -101,7 +96,7 @@ class FormWatch:
             n for n in nodes if _sends(n) and n.element_id not in self.clicked and n.element_id not in skip
         ]
         for node in nodes:
-            if not _is_text_field(node):
+            if not is_text_field(node):
                 continue
             if node.element_id in first:  # the page's own field: a task may ask only to fill it
                 continue

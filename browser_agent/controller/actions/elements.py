@@ -20,7 +20,7 @@ from browser_agent.controller.actions.overwrite_guard import check_not_overwriti
 from browser_agent.controller.actions.place_guard import check_place_asked
 from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
 from browser_agent.controller.actions.read_only import type_into_read_only
-from browser_agent.controller.actions.refusals import check_typeable
+from browser_agent.controller.actions.refusals import check_typeable, is_text_field
 from browser_agent.controller.actions.slider import set_slider
 from browser_agent.controller.actions.submenus import (
     announces_submenu,
@@ -140,7 +140,6 @@ async def _checked_note(index: int, node: ElementNode, ctx: ActionContext) -> st
     return "; it is now checked" if checked else "; it is now unchecked"
 
 
-_TEXT_INPUTS = frozenset({"", "text", "password", "email", "search", "tel", "url", "number"})
 _EMPTY_JS = "(el) => (el.isContentEditable ? el.textContent : (el.value ?? '')).trim() === ''"
 
 
@@ -148,12 +147,7 @@ async def _empty_field_note(index: int, node: ElementNode, ctx: ActionContext) -
     """Whether the clicked element is a text field still empty: a click only puts the caret there, and a
     small model clicked the fields of "Enter the password ... into both text fields", then said they were
     filled. The result says how to fill it."""
-    kind = node.attributes.get("type", "").lower()
-    if not (
-        (node.tag == "input" and kind in _TEXT_INPUTS)
-        or node.tag == "textarea"
-        or node.role in ("textbox", "searchbox")
-    ):
+    if not is_text_field(node):
         return ""
     empty = False
     with contextlib.suppress(PlaywrightError, ActionError):  # the click took the field away: say nothing

@@ -143,6 +143,20 @@ def _nearest(nodes: Iterable[ElementNode], index: int) -> list[ElementNode]:
     return sorted(near, key=lambda n: n.index)
 
 
+_TEXT_INPUTS = frozenset({"", "text", "password", "email", "search", "tel", "url", "number"})
+
+
+def is_text_field(node: ElementNode) -> bool:
+    """Whether ``node`` takes free text: a textarea, a text-like input, or a textbox or searchbox role
+    (a date, a range or a checkbox is no such field)."""
+    kind = node.attributes.get("type", "").lower()
+    return (
+        node.tag == "textarea"
+        or (node.tag == "input" and kind in _TEXT_INPUTS)
+        or node.role in ("textbox", "searchbox")
+    )
+
+
 def fields_of(snapshot: DomSnapshot) -> list[ElementNode]:
     """The elements of ``snapshot`` that take typed text."""
     return [
