@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,8 +26,10 @@ from browser_agent.controller.actions import register_builtins
 from browser_agent.controller.actions.done import register_structured_done
 from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionContext, ControllerSettings
 from browser_agent.controller.execution import execute
+from browser_agent.controller.opened_typing import opened_field
 from browser_agent.controller.registry import InputRules, RegisteredAction, Registry
 from browser_agent.controller.schema import action_union, describe_action, parse_action
+from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.errors import ActionError, ActionTimeoutError
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
@@ -182,11 +184,34 @@ class Controller:
             if not rest:
                 break
             moved = _moved(before, _Marker.take(session)) or moved
-            reason = await _stop_reason(result, moved, ctx, rest[0])
+            reason, fresh = await _stop_reason(result, moved, ctx, rest[0])
             if reason is not None:
+                if fresh is not None:
+                    typed = await self._type_into_opened(result, rest[0], ctx, fresh)
+                    if typed is not None:
+                        results.append(typed)
+                        rest = rest[1:]
                 results.extend(_skipped(a, ctx.redact(reason)) for a in rest)
                 break
         return results
+
+    async def _type_into_opened(
+        self, clicked: ActionResult, typing: ActionModel, ctx: ActionContext, fresh: DomSnapshot
+    ) -> ActionResult | None:
+        """``typing`` run on the one empty text field the click opened, when it was meant for it
+        (``controller/opened_typing.py``); None when it was not."""
+        assert ctx.snapshot is not None
+        field = opened_field(clicked, typing, ctx.snapshot, fresh)
+        if field is None:
+            return None
+        named = typing.element_index()
+        there = replace(ctx, snapshot=fresh)
+        moved = typing.model_copy(update={"index": field.index})
+        result = _fingerprinted(await _bounded(self.registry.get(typing.action), moved, there), there)
+        if result.error is not None:
+            return result
+        note = f" (the field the click opened: element {named} was no place to type)"
+        return result.model_copy(update={"extracted_content": f"{result.extracted_content}{note}"})
 
 
 def _fingerprinted(result: ActionResult, ctx: ActionContext) -> ActionResult:
@@ -248,22 +273,23 @@ def _moved(before: _Marker, after: _Marker) -> str | None:
 
 async def _stop_reason(
     result: ActionResult, moved: str | None, ctx: ActionContext, following: ActionModel
-) -> str | None:
-    """Why the actions after ``result`` must not run; ``None`` when ``following`` may."""
+) -> tuple[str | None, DomSnapshot | None]:
+    """Why the actions after ``result`` must not run (``None`` when ``following`` may), and the page
+    captured to tell when new elements are the reason."""
     if result.is_done:
-        return "done ends the step"
+        return "done ends the step", None
     if result.error:
-        return f"{result.action} failed"
+        return f"{result.action} failed", None
     if following.action in PAGE_INDEPENDENT:
-        return None
+        return None, None
     if moved is not None:
-        return moved
+        return moved, None
     if following.element_index() is None or ctx.snapshot is None:
-        return None
+        return None, None
     return await _new_elements_reason(ctx)
 
 
-async def _new_elements_reason(ctx: ActionContext) -> str | None:
+async def _new_elements_reason(ctx: ActionContext) -> tuple[str | None, DomSnapshot | None]:
     """Re-capture the page and compare: new elements mean the model's indices may be stale.
 
     The capture is the session's own, bounded by its time limit; it is not kept as the session's last
@@ -276,11 +302,13 @@ async def _new_elements_reason(ctx: ActionContext) -> str | None:
         fresh = await ctx.session.capture(keep=False, retry=False)
     except ActionTimeoutError:
         limit = ctx.session.config.capture_timeout_ms / 1000
-        return f"the page did not answer a look for new elements within {limit:g} s (a script never yields)"
+        late = f"the page did not answer a look for new elements within {limit:g} s (a script never yields)"
+        return late, None
     appeared = fresh.element_ids - ctx.snapshot.element_ids
     if not appeared:
-        return None
-    return f"{len(appeared)} new element(s) appeared (a menu, suggestions, a dialog); indices may differ"
+        return None, None
+    reason = f"{len(appeared)} new element(s) appeared (a menu, suggestions, a dialog); indices may differ"
+    return reason, fresh
 
 
 def _skipped(action: ActionModel, reason: str) -> ActionResult:
