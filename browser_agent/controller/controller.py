@@ -27,7 +27,9 @@ from browser_agent.controller.actions.done import register_structured_done
 from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionContext, ControllerSettings
 from browser_agent.controller.execution import execute
 from browser_agent.controller.registry import InputRules, RegisteredAction, Registry
+from browser_agent.controller.same_indices import same_up_to
 from browser_agent.controller.schema import action_union, describe_action, parse_action
+from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.errors import ActionError, ActionTimeoutError
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
@@ -174,6 +176,7 @@ class Controller:
         parsed = [self.parse_action(a) for a in actions]
         results: list[ActionResult] = []
         moved: str | None = None  # how the page the model saw went away, once it has
+        seen = ctx.snapshot  # the page the model chose from: what its indices mean
         for position, action in enumerate(parsed):
             before = _Marker.take(session)
             result = _fingerprinted(await _bounded(self.registry.get(action.action), action, ctx), ctx)
@@ -182,7 +185,7 @@ class Controller:
             if not rest:
                 break
             moved = _moved(before, _Marker.take(session)) or moved
-            reason = await _stop_reason(result, moved, ctx, rest[0])
+            reason = await _stop_reason(result, moved, ctx, rest[0], seen)
             if reason is not None:
                 results.extend(_skipped(a, ctx.redact(reason)) for a in rest)
                 break
@@ -247,7 +250,11 @@ def _moved(before: _Marker, after: _Marker) -> str | None:
 
 
 async def _stop_reason(
-    result: ActionResult, moved: str | None, ctx: ActionContext, following: ActionModel
+    result: ActionResult,
+    moved: str | None,
+    ctx: ActionContext,
+    following: ActionModel,
+    seen: DomSnapshot | None,
 ) -> str | None:
     """Why the actions after ``result`` must not run; ``None`` when ``following`` may."""
     if result.is_done:
@@ -258,13 +265,19 @@ async def _stop_reason(
         return None
     if moved is not None:
         return moved
-    if following.element_index() is None or ctx.snapshot is None:
+    index = following.element_index()
+    if index is None or ctx.snapshot is None or seen is None:
         return None
-    return await _new_elements_reason(ctx)
+    return await _new_elements_reason(ctx, seen, index)
 
 
-async def _new_elements_reason(ctx: ActionContext) -> str | None:
+async def _new_elements_reason(ctx: ActionContext, seen: DomSnapshot, index: int) -> str | None:
     """Re-capture the page and compare: new elements mean the model's indices may be stale.
+
+    Unless ``index``, and every index before it, still names an element that reads as it did in ``seen``
+    (the page the model chose from): new elements came after it, or the page drew the same elements
+    anew (a search run again shows its results in new elements). Then the next action runs, its index
+    resolved in the new capture.
 
     The capture is the session's own, bounded by its time limit; it is not kept as the session's last
     snapshot, so the next state still marks these elements as new. A page that does not answer it has
@@ -279,6 +292,9 @@ async def _new_elements_reason(ctx: ActionContext) -> str | None:
         return f"the page did not answer a look for new elements within {limit:g} s (a script never yields)"
     appeared = fresh.element_ids - ctx.snapshot.element_ids
     if not appeared:
+        return None
+    if same_up_to(seen, fresh, index):
+        ctx.snapshot = fresh
         return None
     return f"{len(appeared)} new element(s) appeared (a menu, suggestions, a dialog); indices may differ"
 
