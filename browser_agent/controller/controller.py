@@ -28,6 +28,7 @@ from browser_agent.controller.context import DEFAULT_SEARCH_ENGINE_URL, ActionCo
 from browser_agent.controller.execution import execute
 from browser_agent.controller.opened_typing import opened_field
 from browser_agent.controller.registry import InputRules, RegisteredAction, Registry
+from browser_agent.controller.same_indices import same_up_to
 from browser_agent.controller.schema import action_union, describe_action, parse_action
 from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.errors import ActionError, ActionTimeoutError
@@ -176,6 +177,7 @@ class Controller:
         parsed = [self.parse_action(a) for a in actions]
         results: list[ActionResult] = []
         moved: str | None = None  # how the page the model saw went away, once it has
+        seen = ctx.snapshot  # the page the model chose from: what its indices mean
         for position, action in enumerate(parsed):
             before = _Marker.take(session)
             result = _fingerprinted(await _bounded(self.registry.get(action.action), action, ctx), ctx)
@@ -184,10 +186,10 @@ class Controller:
             if not rest:
                 break
             moved = _moved(before, _Marker.take(session)) or moved
-            reason, fresh = await _stop_reason(result, moved, ctx, rest[0])
+            reason, fresh = await _stop_reason(result, moved, ctx, rest[0], seen)
             if reason is not None:
-                if fresh is not None:
-                    typed = await self._type_into_opened(result, rest[0], ctx, fresh)
+                if fresh is not None and seen is not None:
+                    typed = await self._type_into_opened(result, rest[0], ctx, seen, fresh)
                     if typed is not None:
                         results.append(typed)
                         rest = rest[1:]
@@ -196,12 +198,16 @@ class Controller:
         return results
 
     async def _type_into_opened(
-        self, clicked: ActionResult, typing: ActionModel, ctx: ActionContext, fresh: DomSnapshot
+        self,
+        clicked: ActionResult,
+        typing: ActionModel,
+        ctx: ActionContext,
+        seen: DomSnapshot,
+        fresh: DomSnapshot,
     ) -> ActionResult | None:
         """``typing`` run on the one empty text field the click opened, when it was meant for it
-        (``controller/opened_typing.py``); None when it was not."""
-        assert ctx.snapshot is not None
-        field = opened_field(clicked, typing, ctx.snapshot, fresh)
+        (``controller/opened_typing.py``; ``seen`` is the page the model chose from); None when not."""
+        field = opened_field(clicked, typing, seen, fresh)
         if field is None:
             return None
         named = typing.element_index()
@@ -272,7 +278,11 @@ def _moved(before: _Marker, after: _Marker) -> str | None:
 
 
 async def _stop_reason(
-    result: ActionResult, moved: str | None, ctx: ActionContext, following: ActionModel
+    result: ActionResult,
+    moved: str | None,
+    ctx: ActionContext,
+    following: ActionModel,
+    seen: DomSnapshot | None,
 ) -> tuple[str | None, DomSnapshot | None]:
     """Why the actions after ``result`` must not run (``None`` when ``following`` may), and the page
     captured to tell when new elements are the reason."""
@@ -284,13 +294,21 @@ async def _stop_reason(
         return None, None
     if moved is not None:
         return moved, None
-    if following.element_index() is None or ctx.snapshot is None:
+    index = following.element_index()
+    if index is None or ctx.snapshot is None or seen is None:
         return None, None
-    return await _new_elements_reason(ctx)
+    return await _new_elements_reason(ctx, seen, index)
 
 
-async def _new_elements_reason(ctx: ActionContext) -> tuple[str | None, DomSnapshot | None]:
+async def _new_elements_reason(
+    ctx: ActionContext, seen: DomSnapshot, index: int
+) -> tuple[str | None, DomSnapshot | None]:
     """Re-capture the page and compare: new elements mean the model's indices may be stale.
+
+    Unless ``index``, and every index before it, still names an element that reads as it did in ``seen``
+    (the page the model chose from): new elements came after it, or the page drew the same elements
+    anew (a search run again shows its results in new elements). Then the next action runs, its index
+    resolved in the new capture.
 
     The capture is the session's own, bounded by its time limit; it is not kept as the session's last
     snapshot, so the next state still marks these elements as new. A page that does not answer it has
@@ -306,6 +324,9 @@ async def _new_elements_reason(ctx: ActionContext) -> tuple[str | None, DomSnaps
         return late, None
     appeared = fresh.element_ids - ctx.snapshot.element_ids
     if not appeared:
+        return None, None
+    if same_up_to(seen, fresh, index):
+        ctx.snapshot = fresh
         return None, None
     reason = f"{len(appeared)} new element(s) appeared (a menu, suggestions, a dialog); indices may differ"
     return reason, fresh
