@@ -113,3 +113,22 @@ async def test_a_perfect_policy_completes_form_sequence_3(tmp_path: Path) -> Non
         model = ScriptedChatModel(policy=choose_then_click)
         records = await run_episodes(episodes, model, tmp_path / "runs.jsonl", EvalOptions(max_steps=4))
     assert [(r.success, r.reward) for r in records] == [(True, 1.0)] * 3, [r.detail for r in records]
+
+
+async def test_a_list_one_longer_than_shown_is_said_whole_and_a_longer_one_cut(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Six names are all said (cutting one saves nothing and may hide the one asked for); eight are cut
+    to five and "…"."""
+    await session.navigate(server.url("controller/stations.html"))
+    to = await index_of(session, "Travelling to")
+    typed = await _run(session, {"action": "input_text", "index": to, "text": "Ber"})
+    assert typed.extracted_content is not None
+    assert typed.extracted_content.endswith(
+        "6 suggestions appeared under it: 'Berck', 'Bergamo', 'Bergen', 'Berlin', 'Bern', 'Berwick'"
+    ), typed.extracted_content
+    typed = await _run(session, {"action": "input_text", "index": to, "text": "Be"})
+    assert typed.extracted_content is not None
+    assert typed.extracted_content.endswith(
+        "8 suggestions appeared under it: 'Berck', 'Bergamo', 'Bergen', 'Berlin', 'Bern', …"
+    ), typed.extracted_content

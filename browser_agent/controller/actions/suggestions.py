@@ -19,7 +19,7 @@ from browser_agent.browser.playwright_errors import PlaywrightError, PlaywrightT
 __all__ = ["watch_suggestions"]
 
 _WAIT_MS = 1_500  # only a field that announces suggestions and gets none waits this long
-_SHOWN = 3
+_SHOWN = 5  # a list longer by one is shown whole: "…" for one left-out name hid the one the task asked for
 
 # Records the elements added or re-styled in the field's document while typing.
 _WATCH_JS = """(el) => {
@@ -99,6 +99,7 @@ async def _note(handle: ElementHandle, watch: JSHandle, redact: Callable[[str], 
     if not found:
         return ""
     texts, under = found
-    shown = ", ".join(repr(redact(t)[:40]) for t in texts[:_SHOWN]) + (", …" if len(texts) > _SHOWN else "")
+    kept = texts if len(texts) <= _SHOWN + 1 else texts[:_SHOWN]
+    shown = ", ".join(repr(redact(t)[:40]) for t in kept) + (", …" if len(kept) < len(texts) else "")
     count = f"{len(texts)} suggestion{'s' if len(texts) > 1 else ''}"
     return f"; {count} appeared{' under it' if under else ''}: {shown}"
