@@ -297,11 +297,11 @@ async def _stop_reason(
     index = following.element_index()
     if index is None or ctx.snapshot is None or seen is None:
         return None, None
-    return await _new_elements_reason(ctx, seen, index)
+    return await _new_elements_reason(ctx, seen, index, result, following)
 
 
 async def _new_elements_reason(
-    ctx: ActionContext, seen: DomSnapshot, index: int
+    ctx: ActionContext, seen: DomSnapshot, index: int, result: ActionResult, following: ActionModel
 ) -> tuple[str | None, DomSnapshot | None]:
     """Re-capture the page and compare: new elements mean the model's indices may be stale.
 
@@ -325,10 +325,12 @@ async def _new_elements_reason(
     appeared = fresh.element_ids - ctx.snapshot.element_ids
     if not appeared:
         return None, None
+    reason = f"{len(appeared)} new element(s) appeared (a menu, suggestions, a dialog); indices may differ"
+    if opened_field(result, following, seen, fresh) is not None:
+        return reason, fresh  # typing meant for the field the click opened: the caller puts it there
     if same_up_to(seen, fresh, index):
         ctx.snapshot = fresh
         return None, None
-    reason = f"{len(appeared)} new element(s) appeared (a menu, suggestions, a dialog); indices may differ"
     return reason, fresh
 
 
