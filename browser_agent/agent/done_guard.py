@@ -25,6 +25,12 @@ The same holds for a form the run opened or filled in and never sent (``agent/un
 model clicked Forward and called ``done`` with the recipient's field empty; the refusal names the field
 and the control that sends it.
 
+The same holds for a button the model itself planned to press: its goal read "Type 'Latv' into field 0,
+then press Submit.", it typed, wrote "the Submit button was clicked" in its memory and called ``done``
+with Submit untouched (4 of 8 use-autocomplete losses, seeds 0-19, whose tasks never name Submit). A
+button whose name follows press, click, hit, tap or push in a goal of the run counts as a button the task
+names; the refusal quotes the model's own plan.
+
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
 done."): held back once, asking for the answer (``agent/answer_check.py``).
 """
@@ -40,7 +46,7 @@ from browser_agent.agent.task_hidden import HiddenName, quoted_names
 from browser_agent.agent.unsent_form import FormWatch
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import said
-from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.llm.schemas import NO_ELEMENT
 from browser_agent.record import ActionCall
 
@@ -69,6 +75,7 @@ class DoneGuard:
     pressed: set[str] = field(default_factory=set)
     entered: bool = False  # Enter was pressed in the run
     typed: set[str] = field(default_factory=set)  # the texts the model typed, in lower case
+    goals: list[str] = field(default_factory=list)  # the model's goals of the run, spaced, lower case
     forms: FormWatch = field(default_factory=FormWatch)  # the forms the run filled in or brought up
     _held: set[str] = field(default_factory=set)
     _asked_for_answer: bool = False  # a done without an answer was held back once
@@ -98,6 +105,35 @@ class DoneGuard:
             text = call.params.get("text")
             if call.name == "input_text" and isinstance(text, str):
                 self.typed.add(_spaced(text))
+
+    def note_goal(self, goal: str) -> None:
+        """Remember a goal the model set itself: a button it planned to press counts as named."""
+        self.goals.append(_spaced(goal))
+
+    def planned(self, snapshot: DomSnapshot | None) -> tuple[str, str, ElementNode | None] | None:
+        """The first button of ``snapshot`` that a goal of the run planned to press ("then press Submit")
+        and the run never pressed (not held back before): its name as compared, as shown, and the button;
+        or such a name that reads only as text, its button covered (a suggestion list open over Submit),
+        with no button. None when there is none."""
+        if snapshot is None or self.entered or not self.goals:
+            return None
+        for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index):
+            name = _name(node)
+            if _is_button(node) and self._planned_press(name):
+                return name, name, node
+        for item in snapshot.items:
+            if isinstance(item, TextNode) and self._planned_press(name := _spaced(item.text)):
+                return name, item.text, None
+        return None
+
+    def _planned_press(self, name: str) -> bool:
+        """Whether a goal of the run plans to press ``name``, a name not pressed nor held back for."""
+        if not 2 <= len(name) <= _LONGEST_NAME or name in self.pressed or name in self._held:
+            return False
+        said_to = (
+            rf"\b(?:press|click|hit|tap|push)(?:es|s|ing)?(?: on)?(?: the)? [\"']?{re.escape(name)}(?!\w)"
+        )
+        return any(re.search(said_to, goal) for goal in self.goals)
 
     def unpressed(self, task: str, snapshot: DomSnapshot | None) -> ElementNode | None:
         """The first button of ``snapshot`` that ``task`` names, or other element that is not a field and
@@ -143,6 +179,18 @@ class DoneGuard:
                 f"not done yet: the task names {said(button, redact)}, which was not pressed in this run: "
                 f"click element {button.index} first if the task needs it "
                 "(a later done ends the run as it is)."
+            )
+        elif (planned := self.planned(snapshot)) is not None:
+            name, shown, node = planned
+            self._held.add(name)
+            error = (
+                f"not done yet: your plan was to press {said(node, redact)}, and it was not pressed in "
+                f"this run: click element {node.index} first if the task needs it (a later done ends the "
+                "run as it is)."
+                if node is not None
+                else f"not done yet: your plan was to press {_quoted(shown, redact)}, and it was not pressed "
+                "in this run; something covers it now (see the page): choose or close that first, then press "
+                "it if the task needs it (a later done ends the run as it is)."
             )
         elif (closed := self._still_hidden(hidden)) is not None:
             self._held.add(_spaced(closed.name))

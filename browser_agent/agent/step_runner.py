@@ -169,6 +169,7 @@ class StepRunner:
         if reply is not None:
             step.model_output = StepOutput.model_validate(reply.parsed.model_dump(mode="json"))
             self._done_guard.note_typed(step.model_output.action)
+            self._done_guard.note_goal(reply.parsed.current_state.next_goal)
             if not self._repeats_itself(step, page):
                 await self._enter(step, "act")
                 results = await self._act(reply.parsed.action, reply.parsed.current_state.next_goal)

@@ -279,3 +279,72 @@ async def test_done_before_the_step_the_task_gives_as_a_verb_is_held_back_once(
     assert held is not None and held.startswith("not done yet: the task names [") and '"Forward"' in held
     assert history.is_done() and len(history.steps) == 4
     assert await session.page.inner_text("#kind") == "Fwd: Quarterly figures"
+
+
+async def test_a_button_the_model_planned_to_press_counts_as_named(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The task names no button, but the model's own goal said "then press Save preferences"; it ticked
+    the box and called done. The done is held back once, quoting the plan; the model presses the button."""
+
+    def tick_planning_to_save(page: str) -> dict[str, object]:
+        travel = find_index(page, "input", "Travel")
+        return _step(
+            "Tick Travel, then press Save preferences.", {"action": "click_element", "index": travel}
+        )
+
+    history = await _run(
+        session, server, "Tick Travel.", _steps(tick_planning_to_save, _finish, _save, _finish)
+    )
+    held = history.steps[1].results[0]
+    assert held.error is not None and held.error.startswith("not done yet: your plan was to press ["), held
+    assert '<button> "Save preferences"' in held.error
+    assert history.is_done() and await _said(session) == "saved"
+
+
+async def test_a_button_the_plan_only_mentions_is_not_held(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A goal that names the button without planning to press it ("no need for Save preferences")."""
+
+    def tick_noting_save(page: str) -> dict[str, object]:
+        travel = find_index(page, "input", "Travel")
+        return _step(
+            "Tick Travel; Save preferences is not needed.", {"action": "click_element", "index": travel}
+        )
+
+    history = await _run(session, server, "Tick Travel.", _steps(tick_noting_save, _finish))
+    assert [len(s.results) for s in history.steps] == [1, 1]
+    assert history.steps[1].results[0].is_done
+
+
+async def test_a_planned_button_covered_by_a_suggestion_list_is_held_for_by_its_text(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The model planned "then press Save tag", typed, and called done with the place list open over the
+    button (which then reads as text only, with no index). The done is held back, saying something covers
+    it; the model picks the place and presses the button."""
+
+    def type_planning_to_save(page: str) -> dict[str, object]:
+        place = find_index(page, "input", "Place")
+        typing = {"action": "input_text", "index": place, "text": "Lat"}
+        return _step("Type 'Lat' into the Place box, then press Save tag.", typing)
+
+    def pick(page: str) -> dict[str, object]:
+        return _step("pick Latvia", {"action": "click_element", "index": find_index(page, "li", "Latvia")})
+
+    def save(page: str) -> dict[str, object]:
+        return _step("save", {"action": "click_element", "index": find_index(page, "button", "Save tag")})
+
+    await session.navigate(server.url("agent/photo_tags.html"))
+    policy = _steps(type_planning_to_save, _finish, pick, save, _finish)
+    history = await Agent(
+        "Tag the photo with Latvia.", ScriptedChatModel(policy=policy), browser=session
+    ).run(max_steps=6)
+    held = history.steps[1].results[0]
+    assert held.error == (
+        'not done yet: your plan was to press "Save tag", and it was not pressed in this run; something '
+        "covers it now (see the page): choose or close that first, then press it if the task needs it (a "
+        "later done ends the run as it is)."
+    ), held
+    assert history.is_done() and await session.page.inner_text("#tagged") == "Latvia"
