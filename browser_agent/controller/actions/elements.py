@@ -345,11 +345,8 @@ def _how_to_upload(ctx: ActionContext) -> str:
 
 
 def _label(node: ElementNode, ctx: ActionContext) -> str:
-    """The element's name, short: redacted before it is cut (a cut secret is no longer recognised). An
-    element with no words is named by its icon (``icon open-search``), as the page view shows it: told
-    "Clicked element 1 (span)", the 1.5B model took the mail box's search icon for the first mail."""
-    shown = node.name or node.text or (f"icon {node.icon}" if node.icon else node.tag)
-    return ctx.redact(shown.strip())[:60]
+    """The element's name, short: redacted before it is cut (a cut secret is no longer recognised)."""
+    return ctx.redact((node.name or node.text or node.tag).strip())[:60]
 
 
 def register(registry: Registry) -> None:
