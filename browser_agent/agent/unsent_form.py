@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urldefrag
 
 from browser_agent.controller import ActionResult
-from browser_agent.controller.actions.refusals import is_text_field
+from browser_agent.controller.actions.refusals import is_text_field, shows_value
 from browser_agent.controller.actions.submit_guard import may_send
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 
@@ -42,11 +42,6 @@ def _sends(node: ElementNode) -> bool:
     if not name:
         return bool(icon_words & _SEND_WORDS)
     return may_send(node) or name in _SEND_WORDS
-
-
-def _holds_text(node: ElementNode) -> bool:
-    """Whether the page view shows a value in ``node`` (its ``value="..."`` state)."""
-    return any(state.startswith('value="') and len(state) > len('value=""') for state in node.states)
 
 
 def _containers(node: ElementNode) -> set[int]:
@@ -100,7 +95,7 @@ class FormWatch:
                 continue
             if node.element_id in first:  # the page's own field: a task may ask only to fill it
                 continue
-            if _holds_text(node) and node.element_id not in self.filled:
+            if shows_value(node) and node.element_id not in self.filled:
                 continue  # brought up filled in by the page (the mail a Forward quotes), not by the run
             around = _containers(node)
             for sender in senders:

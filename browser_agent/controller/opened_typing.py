@@ -15,17 +15,12 @@ put it).
 from __future__ import annotations
 
 from browser_agent.controller.action_types import ActionModel, ActionResult
-from browser_agent.controller.actions.refusals import is_text_field
+from browser_agent.controller.actions.refusals import is_text_field, shows_value
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 
 __all__ = ["opened_field"]
 
 _SECRET = "<secret>"
-
-
-def _empty(node: ElementNode) -> bool:
-    """Whether the page view shows no value in ``node`` (no ``value="..."`` state)."""
-    return not any(state.startswith('value="') and len(state) > len('value=""') for state in node.states)
 
 
 def opened_field(
@@ -44,6 +39,6 @@ def opened_field(
     opened = [
         node
         for node in fresh.selector_map.values()
-        if node.element_id not in seen.element_ids and is_text_field(node) and _empty(node)
+        if node.element_id not in seen.element_ids and is_text_field(node) and not shows_value(node)
     ]
     return opened[0] if len(opened) == 1 else None

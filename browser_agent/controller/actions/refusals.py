@@ -157,6 +157,11 @@ def is_text_field(node: ElementNode) -> bool:
     )
 
 
+def shows_value(node: ElementNode) -> bool:
+    """Whether the page view shows a value in ``node`` (a ``value="..."`` state that is not empty)."""
+    return any(state.startswith('value="') and len(state) > len('value=""') for state in node.states)
+
+
 def fields_of(snapshot: DomSnapshot) -> list[ElementNode]:
     """The elements of ``snapshot`` that take typed text."""
     return [
