@@ -30,7 +30,7 @@ from browser_agent.controller.opened_typing import opened_field
 from browser_agent.controller.registry import InputRules, RegisteredAction, Registry
 from browser_agent.controller.same_indices import same_up_to
 from browser_agent.controller.schema import action_union, describe_action, parse_action
-from browser_agent.dom.snapshot import DomSnapshot
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError, ActionTimeoutError
 from browser_agent.sensitive import Secrets, SensitiveData, as_secrets
 
@@ -186,30 +186,20 @@ class Controller:
             if not rest:
                 break
             moved = _moved(before, _Marker.take(session)) or moved
-            reason, fresh = await _stop_reason(result, moved, ctx, rest[0], seen)
+            reason, opened = await _stop_reason(result, moved, ctx, rest[0], seen)
             if reason is not None:
-                if fresh is not None and seen is not None:
-                    typed = await self._type_into_opened(result, rest[0], ctx, seen, fresh)
-                    if typed is not None:
-                        results.append(typed)
-                        rest = rest[1:]
+                if opened is not None:
+                    results.append(await self._type_into_opened(rest[0], ctx, *opened))
+                    rest = rest[1:]
                 results.extend(_skipped(a, ctx.redact(reason)) for a in rest)
                 break
         return results
 
     async def _type_into_opened(
-        self,
-        clicked: ActionResult,
-        typing: ActionModel,
-        ctx: ActionContext,
-        seen: DomSnapshot,
-        fresh: DomSnapshot,
-    ) -> ActionResult | None:
-        """``typing`` run on the one empty text field the click opened, when it was meant for it
-        (``controller/opened_typing.py``; ``seen`` is the page the model chose from); None when not."""
-        field = opened_field(clicked, typing, seen, fresh)
-        if field is None:
-            return None
+        self, typing: ActionModel, ctx: ActionContext, fresh: DomSnapshot, field: ElementNode
+    ) -> ActionResult:
+        """``typing`` run on ``field`` of ``fresh``, the one empty text field the click before it opened
+        (``controller/opened_typing.py``)."""
         named = typing.element_index()
         there = replace(ctx, snapshot=fresh)
         moved = typing.model_copy(update={"index": field.index})
@@ -277,15 +267,19 @@ def _moved(before: _Marker, after: _Marker) -> str | None:
     return None
 
 
+_Opened = tuple[DomSnapshot, ElementNode]  # a new capture, and the one empty field a click opened in it
+
+
 async def _stop_reason(
     result: ActionResult,
     moved: str | None,
     ctx: ActionContext,
     following: ActionModel,
     seen: DomSnapshot | None,
-) -> tuple[str | None, DomSnapshot | None]:
-    """Why the actions after ``result`` must not run (``None`` when ``following`` may), and the page
-    captured to tell when new elements are the reason."""
+) -> tuple[str | None, _Opened | None]:
+    """Why the actions after ``result`` must not run (``None`` when ``following`` may), and, when
+    ``following`` is typing meant for the one empty field the click opened, the new capture and that
+    field (``controller/opened_typing.py``)."""
     if result.is_done:
         return "done ends the step", None
     if result.error:
@@ -302,7 +296,7 @@ async def _stop_reason(
 
 async def _new_elements_reason(
     ctx: ActionContext, seen: DomSnapshot, index: int, result: ActionResult, following: ActionModel
-) -> tuple[str | None, DomSnapshot | None]:
+) -> tuple[str | None, _Opened | None]:
     """Re-capture the page and compare: new elements mean the model's indices may be stale.
 
     Unless ``index``, and every index before it, still names an element that reads as it did in ``seen``
@@ -326,12 +320,13 @@ async def _new_elements_reason(
     if not appeared:
         return None, None
     reason = f"{len(appeared)} new element(s) appeared (a menu, suggestions, a dialog); indices may differ"
-    if opened_field(result, following, seen, fresh) is not None:
-        return reason, fresh  # typing meant for the field the click opened: the caller puts it there
+    field = opened_field(result, following, seen, fresh)
+    if field is not None:
+        return reason, (fresh, field)  # typing meant for the field the click opened: the caller puts it there
     if same_up_to(seen, fresh, index):
         ctx.snapshot = fresh
         return None, None
-    return reason, fresh
+    return reason, None
 
 
 def _skipped(action: ActionModel, reason: str) -> ActionResult:
