@@ -31,6 +31,9 @@ with Submit untouched (4 of 8 use-autocomplete losses, seeds 0-19, whose tasks n
 button whose name follows press, click, hit, tap or push in a goal of the run counts as a button the task
 names; the refusal quotes the model's own plan.
 
+The same holds for a task that asks to click the Nth result of a paged list when no result of it was
+clicked in the run (``agent/result_unclicked.py``): the refusal names the result, or its page's link.
+
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
 done."): held back once, asking for the answer (``agent/answer_check.py``).
 """
@@ -42,6 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from browser_agent.agent.answer_check import asks_question, holds_answer
+from browser_agent.agent.result_unclicked import unclicked_result
 from browser_agent.agent.task_hidden import HiddenName, quoted_names
 from browser_agent.agent.unsent_form import FormWatch
 from browser_agent.controller import ActionResult
@@ -73,12 +77,14 @@ class DoneGuard:
     """What the run pressed so far, and the ``done`` calls already held back (once per button name)."""
 
     pressed: set[str] = field(default_factory=set)
+    clicked: set[str] = field(default_factory=set)  # the element ids the run clicked
     entered: bool = False  # Enter was pressed in the run
     typed: set[str] = field(default_factory=set)  # the texts the model typed, in lower case
     goals: list[str] = field(default_factory=list)  # the model's goals of the run, spaced, lower case
     forms: FormWatch = field(default_factory=FormWatch)  # the forms the run filled in or brought up
     _held: set[str] = field(default_factory=set)
     _asked_for_answer: bool = False  # a done without an answer was held back once
+    _asked_for_result: bool = False  # a done before the result the task asks to click was held back once
     _just_held: bool = False  # the last step's done was held back
 
     def left_out(self) -> tuple[tuple[str, int], ...]:
@@ -95,6 +101,7 @@ class DoneGuard:
                 continue
             if result.action == "click_element" and result.element is not None:
                 self.pressed.add(_name(result.element))
+                self.clicked.add(result.element.element_id)
             elif result.action == "send_keys" and "enter" in (result.extracted_content or "").lower():
                 self.entered = True
 
@@ -179,6 +186,12 @@ class DoneGuard:
                 f"not done yet: the task names {said(button, redact)}, which was not pressed in this run: "
                 f"click element {button.index} first if the task needs it "
                 "(a later done ends the run as it is)."
+            )
+        elif not self._asked_for_result and (result := unclicked_result(task, snapshot, self.clicked)):
+            self._asked_for_result = True
+            error = (
+                f"not done yet: no result was clicked in this run, and {result.advice()} if the task "
+                "needs it (a later done ends the run as it is)."
             )
         elif (planned := self.planned(snapshot)) is not None:
             name, shown, node = planned
