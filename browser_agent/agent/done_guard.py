@@ -31,6 +31,9 @@ with Submit untouched (4 of 8 use-autocomplete losses, seeds 0-19, whose tasks n
 button whose name follows press, click, hit, tap or push in a goal of the run counts as a button the task
 names; the refusal quotes the model's own plan.
 
+The same holds for a text the task gives to type ("reply to them with the text "Gravida."") that the run
+never typed, chose nor clicked (``agent/untyped_text.py``): the model opened the mail and called ``done``.
+
 The same holds for a task that asks to click the Nth result of a paged list when no result of it was
 clicked in the run (``agent/result_unclicked.py``): the refusal names the result, or its page's link.
 
@@ -48,6 +51,7 @@ from browser_agent.agent.answer_check import asks_question, holds_answer
 from browser_agent.agent.result_unclicked import unclicked_result
 from browser_agent.agent.task_hidden import HiddenName, quoted_names
 from browser_agent.agent.unsent_form import FormWatch
+from browser_agent.agent.untyped_text import untyped
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
@@ -80,11 +84,13 @@ class DoneGuard:
     clicked: set[str] = field(default_factory=set)  # the element ids the run clicked
     entered: bool = False  # Enter was pressed in the run
     typed: set[str] = field(default_factory=set)  # the texts the model typed, in lower case
+    chosen: set[str] = field(default_factory=set)  # the options the model chose, in lower case
     goals: list[str] = field(default_factory=list)  # the model's goals of the run, spaced, lower case
     forms: FormWatch = field(default_factory=FormWatch)  # the forms the run filled in or brought up
     _held: set[str] = field(default_factory=set)
     _asked_for_answer: bool = False  # a done without an answer was held back once
     _asked_for_result: bool = False  # a done before the result the task asks to click was held back once
+    _asked_to_type: bool = False  # a done before the text the task gives to type was held back once
     _just_held: bool = False  # the last step's done was held back
 
     def left_out(self) -> tuple[tuple[str, int], ...]:
@@ -112,6 +118,8 @@ class DoneGuard:
             text = call.params.get("text")
             if call.name == "input_text" and isinstance(text, str):
                 self.typed.add(_spaced(text))
+            elif call.name == "select_dropdown_option" and isinstance(text, str):
+                self.chosen.add(_spaced(text))
 
     def note_goal(self, goal: str) -> None:
         """Remember a goal the model set itself: a button it planned to press counts as named."""
@@ -219,6 +227,13 @@ class DoneGuard:
                 f"not done yet: the form of {said(filled, redact, snapshot)} was not sent in this run: fill "
                 f"in what the task gives, then click element {sender.index} ({_control(sender, redact)}) to "
                 "send it (a later done ends the run as it is)."
+            )
+        elif not self._asked_to_type and (text := untyped(task, self.typed | self.chosen | self.pressed)):
+            self._asked_to_type = True
+            error = (
+                f"not done yet: the task gives {_quoted(text, redact)} to type, and it was not typed in this "
+                "run: type it into the field it goes in first if the task needs it (a later done ends the "
+                "run as it is)."
             )
         elif self._answerless(task, said_text := last.extracted_content or ""):
             self._asked_for_answer = True

@@ -1,7 +1,8 @@
 """A ``done`` with a form the run brought up left unsent is held back once, naming its field and the
-control that sends it. The page is a help desk whose "Add comment" opens a box and a Post button (a
-script's ``<button type=button>``), unlike MiniWoB++'s mail client the rule was chosen on. A field the
-page showed from the first look, typed into, is not counted: the task may ask only to fill it."""
+control that sends it; so is one with the text the task gives never typed, quoting it. The page is a help
+desk whose "Add comment" opens a box and a Post button (a script's ``<button type=button>``), unlike
+MiniWoB++'s mail client the rules were chosen on. A field the page showed from the first look, typed
+into, is not counted: the task may ask only to fill it."""
 
 from __future__ import annotations
 
@@ -71,3 +72,25 @@ async def test_a_field_of_the_first_look_typed_into_is_not_counted(
     history = await _run(session, server, 'Type "printer" into the ticket finder.', in_turn(search, _finish))
     assert history.is_done() and len(history.steps) == 2
     assert all(r.error is None for s in history.steps for r in s.results)
+
+
+async def test_a_done_before_the_text_the_task_gives_is_typed_is_held_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The model opened the ticket and called done, the comment never typed (no form opened yet, so the
+    unsent-form rule has nothing to name): held back, quoting the text; it opens the box, types, posts."""
+    policy = in_turn(
+        _click("tr", "T-311"),
+        _finish,
+        _click("button", "Add comment"),
+        _type,
+        _click("button", "Post"),
+        _finish,
+    )
+    history = await _run(session, server, TASK, policy)
+    held = history.steps[1].results[-1]
+    assert held.error == (
+        'not done yet: the task gives "Toner replaced" to type, and it was not typed in this run: type it '
+        "into the field it goes in first if the task needs it (a later done ends the run as it is)."
+    ), held
+    assert history.is_done() and (await session.page.inner_text("#comments")).strip() == "Toner replaced"

@@ -1,0 +1,62 @@
+"""The texts a task gives to type ("reply to them with the text "Gravida."") that the run never typed.
+
+Asked to find an email and "reply to them with the text "Purus velit faucibus eu."", the 1.5B model
+opened the mail (or only the search box), wrote "the text was replied" in its memory and called ``done``:
+in 4 of the 15 email-inbox losses of seeds 0-29 the text was never typed. A quoted text counts as one to
+type when the word nearest before it, in its sentence, that is a verb of typing (type, enter, write,
+reply, fill in...) or of clicking (press, click, select...), or a word for a text (the text, the comment,
+the message...), is of typing or a text: "press "Search"" and "click on the link "Donec"" quote what to
+click. It counts as typed once a text the model typed or chose, or the name of an element it clicked (a
+suggestion picked after typing the first letters), holds it, in any case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["to_type", "untyped"]
+
+_QUOTED = re.compile(r"\"([^\"]{1,200})\"|“([^”]{1,200})”")  # paired in order; one letter is no text
+_TYPING = frozenset(
+    {"type", "enter", "write", "input", "fill", "reply", "respond", "search", "put", "say"}
+    | {"text", "comment", "message", "note", "phrase"}  # "with the text "Gravida."", "add the comment "...""
+)
+_CLICKING = frozenset(
+    {"press", "click", "hit", "tap", "push", "select", "choose", "check", "open", "mark", "navigate", "pick"}
+)
+_WORD = re.compile(r"[a-z]+")
+
+
+def to_type(task: str) -> list[str]:
+    """The texts ``task`` quotes as texts to type, in its order."""
+    found = []
+    for match in _QUOTED.finditer(task):
+        sentence = re.split(r"[.!?;]\s", task[: match.start()])[-1].lower()
+        verbs = [w for w in _WORD.findall(sentence) if _stem(w) in _TYPING | _CLICKING]
+        text = match.group(1) or match.group(2)
+        if len(text.strip()) >= 2 and verbs and _stem(verbs[-1]) in _TYPING:
+            found.append(text)
+    return found
+
+
+def untyped(task: str, typed: Iterable[str]) -> str | None:
+    """The first text ``task`` gives to type that none of ``typed`` (what the run typed, chose, or the
+    names it clicked) holds; None when each one is typed, or the task gives none."""
+    held = [_spaced(text) for text in typed]
+    for text in to_type(task):
+        if not any(_spaced(text) in done for done in held):
+            return text
+    return None
+
+
+def _stem(word: str) -> str:
+    """``word`` without a verb's ending: "types", "entering", "replied" read as their verb."""
+    for ending, base in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(ending) and word[: -len(ending)] + base in _TYPING | _CLICKING:
+            return word[: -len(ending)] + base
+    return word
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split()).lower()
