@@ -14,6 +14,7 @@ from browser_agent.controller.actions.enter_key import EnterWatch
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
+from browser_agent.controller.actions.invented_address import check_not_invented
 from browser_agent.controller.actions.leave_guard import check_leaving
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
@@ -176,6 +177,8 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
             return moved
     snapshot = await ctx.current_snapshot()
     await check_typeable(index, node, handle, snapshot, ctx.redact)
+    if ctx.model_chose:
+        await check_not_invented(index, text, ctx.task, snapshot, ctx.page, ctx.session, ctx.quote)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))

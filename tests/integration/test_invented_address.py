@@ -1,0 +1,56 @@
+"""Typing an email address that neither the task nor the page gives is held back once, naming the word
+of the task the address was made from; the same typing again goes through. An address the page shows,
+or one the task gives, is typed at once. The page is a document's share box with the team's addresses
+listed, unlike MiniWoB++'s mail client (forward to a name) the rule was chosen on."""
+
+from __future__ import annotations
+
+from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult, Controller
+from tests.support.pages import index_of
+from tests.support.server import LocalServer
+
+
+async def _type(session: BrowserSession, server: LocalServer, text: str, task: str) -> ActionResult:
+    if "share_document" not in session.page.url:
+        await session.navigate(server.url("controller/share_document.html"))
+    await session.state()
+    field = await index_of(session, "Add people")
+    action = {"action": "input_text", "index": field, "text": text}
+    [result] = await Controller().run([action], session, model_chose=True, task=task)
+    return result
+
+
+async def test_a_made_up_address_is_held_once_naming_the_word_it_was_made_from(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    task = "Share the budget with Priya."
+    held = await _type(session, server, "priya@example.com", task)
+    assert held.error is not None and "Not typed into element " in held.error, held
+    assert held.error.endswith(
+        ": 'priya@example.com' is an email address that neither the task nor the page gives (a made-up "
+        "one); the task names 'Priya': type that (or the same text again if you meant it)."
+    ), held.error
+    assert await session.page.input_value("#people") == ""
+    again = await _type(session, server, "priya@example.com", task)
+    assert again.error is None and await session.page.input_value("#people") == "priya@example.com"
+
+
+async def test_an_address_the_page_shows_or_the_task_gives_is_typed_at_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    shown = await _type(session, server, "dana.reyes@northwind.test", "Share the budget with Dana.")
+    assert shown.error is None, shown
+    given = await _type(session, server, "omar@contoso.test", "Share the budget with omar@contoso.test.")
+    assert given.error is None and await session.page.input_value("#people") == "omar@contoso.test"
+    name = await _type(session, server, "Priya", "Share the budget with Priya.")
+    assert name.error is None
+
+
+async def test_without_a_word_of_the_task_in_it_the_refusal_asks_for_what_the_task_gives(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    held = await _type(session, server, "someone@example.com", "Share the budget with the auditors.")
+    assert held.error is not None and held.error.endswith(
+        "(a made-up one); type what the task gives (or the same text again if you meant it)."
+    ), held.error
