@@ -177,11 +177,13 @@ class DoneGuard:
         results: list[ActionResult],
         redact: Callable[[str], str],
         hidden: Sequence[HiddenName] = (),
+        advise: Callable[[ElementNode], None] = lambda node: None,
     ) -> list[ActionResult]:
         """``results`` with a successful ``done`` among them turned into a refusal, the first time a button
         ``task`` names stands unpressed on ``snapshot``, the first time a name ``task`` quotes is still
         ``hidden`` on it (never clicked nor typed), or the first time its text answers nothing of the
-        question ``task`` asks."""
+        question ``task`` asks. The element a refusal says to click is given to ``advise`` (so that no
+        click guard holds that click back: ``controller/actions/advice.py``)."""
         self.forms.look(snapshot)
         self.note(results)
         last = results[-1] if results else None
@@ -190,6 +192,7 @@ class DoneGuard:
         button = self.unpressed(task, snapshot)
         if button is not None:
             self._held.add(_name(button))
+            advise(button)
             error = (
                 f"not done yet: the task names {said(button, redact)}, which was not pressed in this run: "
                 f"click element {button.index} first if the task needs it "
@@ -197,6 +200,8 @@ class DoneGuard:
             )
         elif not self._asked_for_result and (result := unclicked_result(task, snapshot, self.clicked)):
             self._asked_for_result = True
+            if (target := result.result or result.page_link) is not None:
+                advise(target)
             error = (
                 f"not done yet: no result was clicked in this run, and {result.advice()} if the task "
                 "needs it (a later done ends the run as it is)."
@@ -204,6 +209,8 @@ class DoneGuard:
         elif (planned := self.planned(snapshot)) is not None:
             name, shown, node = planned
             self._held.add(name)
+            if node is not None:
+                advise(node)
             error = (
                 f"not done yet: your plan was to press {said(node, redact)}, and it was not pressed in "
                 f"this run: click element {node.index} first if the task needs it (a later done ends the "
@@ -215,6 +222,7 @@ class DoneGuard:
             )
         elif (closed := self._still_hidden(hidden)) is not None:
             self._held.add(_spaced(closed.name))
+            advise(closed.opener)
             error = (
                 f'not done yet: "{closed.name}", which the task quotes, is still hidden on this page: '
                 f"element {closed.opener.index} opens the part holding it. Open it and click "
@@ -223,6 +231,7 @@ class DoneGuard:
         elif (unsent := self.forms.unsent(snapshot, self._held)) is not None:
             filled, sender = unsent
             self._held.add(sender.element_id)
+            advise(sender)
             error = (
                 f"not done yet: the form of {said(filled, redact, snapshot)} was not sent in this run: fill "
                 f"in what the task gives, then click element {sender.index} ({_control(sender, redact)}) to "

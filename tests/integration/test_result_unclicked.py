@@ -84,3 +84,20 @@ async def test_a_second_done_ends_the_run(session: BrowserSession, server: Local
     history = await _run(session, server, "Open the 6th result.", in_turn(_done))
     assert history.steps[0].results[0].error is not None
     assert history.is_done() and len(history.steps) == 2
+
+
+async def test_the_link_the_refusal_names_is_clicked_whatever_the_next_goal_says(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Told to click page 2's link, the model wrote a goal naming pages 1 and 3 and clicked the link all
+    the same: the goal guard, which holds a click its goal does not name, lets the advised one through."""
+
+    def page_two_muddled(page: str) -> dict[str, object]:
+        link = find_index(page, "a", "page 2")
+        return step("Try the 6th result on page 1 or page 3.", {"action": "click_element", "index": link})
+
+    policy = in_turn(_done, page_two_muddled, _sixth, _done)
+    history = await _run(session, server, "Find books about rivers and open the 6th result.", policy)
+    clicked = history.steps[1].results[0]
+    assert clicked.error is None and clicked.extracted_content is not None, clicked
+    assert history.is_done() and session.page.url.endswith("?p=2#book")
