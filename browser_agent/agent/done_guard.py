@@ -48,7 +48,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from browser_agent.agent.answer_check import asks_question, holds_answer
-from browser_agent.agent.result_unclicked import unclicked_result
+from browser_agent.agent.result_unclicked import advice, unclicked_result
 from browser_agent.agent.task_hidden import HiddenName, quoted_names
 from browser_agent.agent.unsent_form import FormWatch
 from browser_agent.agent.untyped_text import untyped
@@ -203,7 +203,7 @@ class DoneGuard:
             if (target := result.result or result.page_link) is not None:
                 advise(target)
             error = (
-                f"not done yet: no result was clicked in this run, and {result.advice()} if the task "
+                f"not done yet: no result was clicked in this run, and {advice(result)} if the task "
                 "needs it (a later done ends the run as it is)."
             )
         elif (planned := self.planned(snapshot)) is not None:

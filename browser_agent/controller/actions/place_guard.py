@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from browser_agent.controller.actions.advice import advise, was_advised
@@ -26,7 +27,7 @@ from browser_agent.dom.ranks import current_page, ordinal, places_and_size
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
-__all__ = ["check_place_asked"]
+__all__ = ["Whereabouts", "asked_place", "check_place_asked", "whereabouts"]
 
 # "the 4th search result", "7th result", "the 2nd item of the list": an ordinal before a word for a result
 _ASKED = re.compile(
@@ -46,6 +47,38 @@ def asked_place(goal: str, task: str) -> int | None:
     return None
 
 
+@dataclass(frozen=True)
+class Whereabouts:
+    """Where the result at ``place`` of the paged list on a page stands: the places of the results in view
+    (by element id), the page links' ids, the result itself when in view, the number of the page that
+    holds it, and that page's link when in view."""
+
+    place: int
+    places: dict[str, int]
+    pages: frozenset[str]
+    result: ElementNode | None
+    page: int
+    page_link: ElementNode | None
+
+
+def whereabouts(snapshot: DomSnapshot, place: int) -> Whereabouts | None:
+    """Where the result at ``place`` stands on ``snapshot``; None when the view gives no places (no
+    paged list, or one whose places cannot be told)."""
+    pages = page_links(snapshot.items)
+    places, size = (
+        places_and_size(snapshot.items, pages, snapshot.scroll, snapshot.page_size) if pages else ({}, 0)
+    )
+    if not size:
+        return None
+    by_id = {n.element_id: n for n in snapshot.selector_map.values()}
+    here = next((by_id[e] for e, at in places.items() if at == place and e in by_id), None)
+    page = math.ceil(place / size)
+    link = next(
+        (n for n in snapshot.selector_map.values() if n.element_id in pages and _number(n) == page), None
+    )
+    return Whereabouts(place, places, pages, here, page, link)
+
+
 def check_place_asked(
     index: int, node: ElementNode, snapshot: DomSnapshot, goal: str, task: str, owner: object
 ) -> None:
@@ -61,18 +94,10 @@ def check_place_asked(
     wanted = asked_place(goal, task)
     if key in held or wanted is None or was_advised(owner, snapshot, node):
         return
-    pages = page_links(snapshot.items)
-    places, size = (
-        places_and_size(snapshot.items, pages, snapshot.scroll, snapshot.page_size) if pages else ({}, 0)
-    )
-    if not size:
+    found = whereabouts(snapshot, wanted)
+    if found is None:
         return
-    by_id = {n.element_id: n for n in snapshot.selector_map.values()}
-    here = next((by_id[e] for e, place in places.items() if place == wanted and e in by_id), None)
-    page = math.ceil(wanted / size)
-    link = next(
-        (n for n in snapshot.selector_map.values() if n.element_id in pages and _number(n) == page), None
-    )
+    places, pages, here, page, link = found.places, found.pages, found.result, found.page, found.page_link
     mine = places.get(node.element_id)
     if mine == wanted:
         return
