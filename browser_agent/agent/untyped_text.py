@@ -4,10 +4,12 @@ Asked to find an email and "reply to them with the text "Purus velit faucibus eu
 opened the mail (or only the search box), wrote "the text was replied" in its memory and called ``done``:
 in 4 of the 15 email-inbox losses of seeds 0-29 the text was never typed. A quoted text counts as one to
 type when the word nearest before it, in its sentence, that is a verb of typing (type, enter, write,
-reply, fill in...) or of clicking (press, click, select...), or a word for a text (the text, the comment,
-the message...), is of typing or a text: "press "Search"" and "click on the link "Donec"" quote what to
-click. It counts as typed once a text the model typed or chose, or the name of an element it clicked (a
-suggestion picked after typing the first letters), holds it, in any case.
+reply, fill in...) or of clicking (press, click, select...), a word for a text (the text, the comment,
+the message...) or one that describes (starts with, ends with, labeled...), is of typing or a text:
+"press "Search"" and "click on the link "Donec"" quote what to click, "an item that starts with "Gua"
+and ends with "la"" traits of what to type, "the field labeled "Name"" a label. It counts as typed once
+a text the model typed or chose, or the name of an element it clicked (a suggestion picked after typing
+the first letters), holds it, in any case.
 """
 
 from __future__ import annotations
@@ -25,6 +27,24 @@ _TYPING = frozenset(
 _CLICKING = frozenset(
     {"press", "click", "hit", "tap", "push", "select", "choose", "check", "open", "mark", "navigate", "pick"}
 )
+# Words that make a quote a trait or a label, not a text: "an item that starts with "Gua" and ends with
+# "la"", "the field labeled "Name"".
+_DESCRIBING = frozenset(
+    {
+        "start",
+        "end",
+        "begin",
+        "contain",
+        "include",
+        "match",
+        "named",
+        "called",
+        "labeled",
+        "labelled",
+        "titled",
+    }
+)
+_KNOWN = _TYPING | _CLICKING | _DESCRIBING
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -33,7 +53,7 @@ def to_type(task: str) -> list[str]:
     found = []
     for match in _QUOTED.finditer(task):
         sentence = re.split(r"[.!?;]\s", task[: match.start()])[-1].lower()
-        verbs = [w for w in _WORD.findall(sentence) if _stem(w) in _TYPING | _CLICKING]
+        verbs = [w for w in _WORD.findall(sentence) if _stem(w) in _KNOWN]
         text = match.group(1) or match.group(2)
         if len(text.strip()) >= 2 and verbs and _stem(verbs[-1]) in _TYPING:
             found.append(text)
@@ -53,7 +73,7 @@ def untyped(task: str, typed: Iterable[str]) -> str | None:
 def _stem(word: str) -> str:
     """``word`` without a verb's ending: "types", "entering", "replied" read as their verb."""
     for ending, base in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if word.endswith(ending) and word[: -len(ending)] + base in _TYPING | _CLICKING:
+        if word.endswith(ending) and word[: -len(ending)] + base in _KNOWN:
             return word[: -len(ending)] + base
     return word
 

@@ -22,6 +22,8 @@ from browser_agent.agent.untyped_text import to_type, untyped
         ('Type the 2nd word into the textbox and press "Submit".', []),
         ('Entered "xy" already. Select "Blue" from the list; typed "z".', ["xy"]),
         ('Type "x" and then click "Blue".', []),  # a one-letter quote still pairs its marks
+        ('Enter an item that starts with "Gua" and ends with "la".', []),  # traits, not texts
+        ('Type "Ada" into the field labeled "Name".', ["Ada"]),
     ],
 )
 def test_a_quote_is_to_type_when_the_nearest_verb_before_it_types(task: str, texts: list[str]) -> None:
@@ -29,8 +31,8 @@ def test_a_quote_is_to_type_when_the_nearest_verb_before_it_types(task: str, tex
 
 
 def test_a_text_counts_as_typed_when_a_typed_chosen_or_clicked_text_holds_it() -> None:
-    task = 'Enter an item that starts with "Gua" and ends with "la".'
+    task = 'Enter "Gua" and then "temala" in the country box.'
     assert untyped(task, []) == "Gua"
-    assert untyped(task, ["gua"]) == "la"
+    assert untyped(task, ["gua"]) == "temala"
     assert untyped(task, ["gua", "guatemala"]) is None  # typed the start, then clicked the suggestion
     assert untyped('Reply with the text "Est.  Sit."', ["est. sit."]) is None  # case and spaces aside
