@@ -54,3 +54,21 @@ async def test_without_a_word_of_the_task_in_it_the_refusal_asks_for_what_the_ta
     assert held.error is not None and held.error.endswith(
         "(a made-up one); type what the task gives (or the same text again if you meant it)."
     ), held.error
+
+
+async def test_a_secret_address_typed_by_its_placeholder_is_typed_at_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/share_document.html"))
+    await session.state()
+    field = await index_of(session, "Add people")
+    action = {"action": "input_text", "index": field, "text": "<secret>auditor</secret>"}
+    [result] = await Controller().run(
+        [action],
+        session,
+        model_chose=True,
+        task="Share the budget with <secret>auditor</secret>.",
+        sensitive_data={"auditor": "ops.audit@corp.test"},
+    )
+    assert result.error is None, result
+    assert await session.page.input_value("#people") == "ops.audit@corp.test"

@@ -178,7 +178,7 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     snapshot = await ctx.current_snapshot()
     await check_typeable(index, node, handle, snapshot, ctx.redact)
     if ctx.model_chose:
-        await check_not_invented(index, text, ctx.task, snapshot, ctx.page, ctx.session, ctx.quote)
+        await check_not_invented(index, text, snapshot, ctx)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))

@@ -11,12 +11,10 @@ through: a task may ask for an address of the model's choosing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
-from playwright.async_api import Page
-
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.controller.context import ActionContext
 from browser_agent.dom.serializer import render
 from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.errors import ActionError
@@ -31,25 +29,22 @@ _IN_PAGE_JS = "(a) => (document.body ? document.body.innerText : '').toLowerCase
 _HELD: WeakKeyDictionary[object, set[str]] = WeakKeyDictionary()
 
 
-async def check_not_invented(
-    index: int,
-    text: str,
-    task: str,
-    snapshot: DomSnapshot,
-    page: Page,
-    owner: object,
-    quote: Callable[[str], str],
-) -> None:
-    """Fail, the first time only, when ``text`` holds an email address found neither in ``task`` nor on
-    the page; ``owner`` (the browser session) keeps which addresses were held back.
+async def check_not_invented(index: int, text: str, snapshot: DomSnapshot, ctx: ActionContext) -> None:
+    """Fail, the first time only, when ``text`` (typed into element ``index``) holds an email address
+    found neither in the task nor on the page; the session keeps which addresses were held back. An
+    address in a secret the model typed by its placeholder (redacting puts the placeholder back) is the
+    user's.
 
     Raises:
         ActionError: the address, and the word of the task it was made from when there is one.
     """
+    owner, task, quote, page = ctx.session, ctx.task, ctx.quote, ctx.page
     held = _HELD.setdefault(owner, set())
-    known = task.lower()
-    for address in {a.lower().rstrip(".") for a in _ADDRESS.findall(text)}:
-        if address in held or address in known or address in render(snapshot).lower():
+    addresses = {a.lower().rstrip(".") for a in _ADDRESS.findall(ctx.redact(text))} - held
+    addresses = {a for a in addresses if a not in task.lower()}
+    shown = render(snapshot).lower() if addresses else ""
+    for address in sorted(addresses):
+        if address in shown:
             continue
         try:
             if await page.evaluate(_IN_PAGE_JS, address):
