@@ -25,15 +25,31 @@ async def test_a_made_up_address_is_held_once_naming_the_word_it_was_made_from(
     session: BrowserSession, server: LocalServer
 ) -> None:
     task = "Share the budget with Priya."
-    held = await _type(session, server, "priya@example.com", task)
+    held = await _type(session, server, "priya@budgetmail.com", task)
     assert held.error is not None and "Not typed into element " in held.error, held
     assert held.error.endswith(
-        ": 'priya@example.com' is an email address that neither the task nor the page gives (a made-up "
+        ": 'priya@budgetmail.com' is an email address that neither the task nor the page gives (a made-up "
         "one); the task names 'Priya': type that (or the same text again if you meant it)."
     ), held.error
     assert await session.page.input_value("#people") == ""
-    again = await _type(session, server, "priya@example.com", task)
-    assert again.error is None and await session.page.input_value("#people") == "priya@example.com"
+    again = await _type(session, server, "priya@budgetmail.com", task)
+    assert again.error is None and await session.page.input_value("#people") == "priya@budgetmail.com"
+
+
+async def test_an_address_at_a_domain_for_examples_made_from_the_tasks_name_types_the_name(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    typed = await _type(session, server, "Priya@Example.com", "Share the budget with Priya.")
+    assert typed.error is None, typed
+    assert typed.extracted_content is not None and typed.extracted_content.startswith(
+        "Typed 'Priya' into element "
+    )
+    assert "in place of 'priya@example.com' (a made-up address; the task gives the name)" in (
+        typed.extracted_content
+    )
+    assert await session.page.input_value("#people") == "Priya"
+    other = await _type(session, server, "finance@example.com", "Share the budget with Priya.")
+    assert other.error is not None and "type what the task gives" in other.error  # no name of the task in it
 
 
 async def test_an_address_the_page_shows_or_the_task_gives_is_typed_at_once(

@@ -177,8 +177,9 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
             return moved
     snapshot = await ctx.current_snapshot()
     await check_typeable(index, node, handle, snapshot, ctx.redact)
+    swapped = ""
     if ctx.model_chose:
-        await check_not_invented(index, text, snapshot, ctx)
+        text, swapped = await check_not_invented(index, text, snapshot, ctx)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
@@ -211,7 +212,7 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     if shown == "" and text.strip():
         await _text_not_kept(index, node, handle, ctx)
     secret = node.attributes.get("type", "").lower() == "password"
-    note = _holds_note(shown, secret, ctx) + appeared
+    note = swapped + _holds_note(shown, secret, ctx) + appeared
     return f"Typed {ctx.quote(text)} into element {index} ({_label(node, ctx)}){note}"
 
 
