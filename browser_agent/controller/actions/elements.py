@@ -14,7 +14,7 @@ from browser_agent.controller.actions.enter_key import EnterWatch
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
-from browser_agent.controller.actions.invented_address import check_not_invented
+from browser_agent.controller.actions.invented_address import text_for_address
 from browser_agent.controller.actions.leave_guard import check_leaving
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
@@ -179,7 +179,7 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     await check_typeable(index, node, handle, snapshot, ctx.redact)
     swapped = ""
     if ctx.model_chose:
-        text, swapped = await check_not_invented(index, text, snapshot, ctx)
+        text, swapped = await text_for_address(index, text, snapshot, ctx)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))

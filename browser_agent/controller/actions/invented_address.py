@@ -24,7 +24,7 @@ from browser_agent.dom.serializer import render
 from browser_agent.dom.snapshot import DomSnapshot
 from browser_agent.errors import ActionError
 
-__all__ = ["check_not_invented"]
+__all__ = ["text_for_address"]
 
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _RESERVED = re.compile(
@@ -37,7 +37,7 @@ _IN_PAGE_JS = "(a) => (document.body ? document.body.innerText : '').toLowerCase
 _HELD: WeakKeyDictionary[object, set[str]] = WeakKeyDictionary()
 
 
-async def check_not_invented(
+async def text_for_address(
     index: int, text: str, snapshot: DomSnapshot, ctx: ActionContext
 ) -> tuple[str, str]:
     """The text to type for ``text`` (typed into element ``index``), and what the result says of it: the
