@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from browser_agent.agent.answer_check import asks_question, holds_answer
 from browser_agent.agent.result_unclicked import advice, unclicked_result
@@ -53,6 +54,7 @@ from browser_agent.agent.task_hidden import HiddenName, quoted_names
 from browser_agent.agent.unsent_form import FormWatch
 from browser_agent.agent.untyped_text import untyped
 from browser_agent.controller import ActionResult
+from browser_agent.controller.actions.advice import advise as advised
 from browser_agent.controller.actions.refusals import said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.llm.schemas import NO_ELEMENT
@@ -177,13 +179,15 @@ class DoneGuard:
         results: list[ActionResult],
         redact: Callable[[str], str],
         hidden: Sequence[HiddenName] = (),
-        advise: Callable[[ElementNode], None] = lambda node: None,
+        owner: object | None = None,
     ) -> list[ActionResult]:
         """``results`` with a successful ``done`` among them turned into a refusal, the first time a button
         ``task`` names stands unpressed on ``snapshot``, the first time a name ``task`` quotes is still
         ``hidden`` on it (never clicked nor typed), or the first time its text answers nothing of the
-        question ``task`` asks. The element a refusal says to click is given to ``advise`` (so that no
-        click guard holds that click back: ``controller/actions/advice.py``)."""
+        question ``task`` asks. The element a refusal says to click is advised for ``owner`` (the browser
+        session), so that no click guard holds that click back (``controller/actions/advice.py``)."""
+        advise = partial(_advise, owner, snapshot)
+
         self.forms.look(snapshot)
         self.note(results)
         last = results[-1] if results else None
@@ -268,6 +272,12 @@ class DoneGuard:
     def _answerless(self, task: str, text: str) -> bool:
         """Whether ``text`` is the first done of the run that answers nothing of a question ``task``."""
         return not self._asked_for_answer and asks_question(task) and not holds_answer(task, text)
+
+
+def _advise(owner: object | None, snapshot: DomSnapshot | None, node: ElementNode) -> None:
+    """Record for ``owner`` that a refusal on ``snapshot`` told the model to click ``node``."""
+    if owner is not None and snapshot is not None:
+        advised(owner, snapshot, node)
 
 
 def _commanded(name: str, task: str) -> bool:

@@ -30,11 +30,9 @@ from browser_agent.agent.task_url import task_url
 from browser_agent.agent.unusable_actions import unusable_actions
 from browser_agent.browser import BrowserSession, BrowserState
 from browser_agent.controller import ActionResult, Controller
-from browser_agent.controller.actions.advice import advise
 from browser_agent.controller.actions.refusals import misfit_actions
 from browser_agent.controller.actions.submenus import opened_by_pointing
 from browser_agent.controller.reply import AgentOutput, build_output_model, tool_parameters
-from browser_agent.dom.snapshot import ElementNode
 from browser_agent.errors import (
     ActionError,
     BrowserError,
@@ -177,17 +175,11 @@ class StepRunner:
                 results = await self._act(reply.parsed.action, reply.parsed.current_state.next_goal)
                 task, redact = self.deps.messages.task, self.deps.secrets.redact
                 checked = self._done_guard.check(
-                    task, state.snapshot, results, redact, hints.hidden, self._advice_on(state)
+                    task, state.snapshot, results, redact, hints.hidden, owner=self.deps.session
                 )
                 self._record_results(step, checked)
                 self._opened = tuple(("click_element", index) for index in opened_by_pointing(results))
         return self._finish(step)
-
-    def _advice_on(self, state: BrowserState) -> Callable[[ElementNode], None]:
-        """Records that a refusal on the page of ``state`` told the model to click an element: no click
-        guard holds that click back (``controller/actions/advice.py``)."""
-        session, snapshot = self.deps.session, state.snapshot
-        return lambda node: advise(session, snapshot, node) if snapshot is not None else None
 
     def _left_out(self, page: str, state: BrowserState) -> tuple[tuple[str, int], ...]:
         """The ``(action, index)`` pairs the grammar leaves out: actions already sent on this same page,
