@@ -15,7 +15,7 @@ the first letters), holds it, in any case.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection
 
 __all__ = ["to_type", "untyped"]
 
@@ -60,12 +60,13 @@ def to_type(task: str) -> list[str]:
     return found
 
 
-def untyped(task: str, typed: Iterable[str]) -> str | None:
+def untyped(task: str, typed: Collection[str]) -> str | None:
     """The first text ``task`` gives to type that none of ``typed`` (what the run typed, chose, or the
-    names it clicked) holds; None when each one is typed, or the task gives none."""
-    held = [_spaced(text) for text in typed]
+    names it clicked; spaced and in lower case, as the ``done`` guard keeps them) holds; None when each
+    one is typed, or the task gives none."""
     for text in to_type(task):
-        if not any(_spaced(text) in done for done in held):
+        wanted = " ".join(text.split()).lower()
+        if not any(wanted in done for done in typed):
             return text
     return None
 
@@ -76,7 +77,3 @@ def _stem(word: str) -> str:
         if word.endswith(ending) and word[: -len(ending)] + base in _KNOWN:
             return word[: -len(ending)] + base
     return word
-
-
-def _spaced(text: str) -> str:
-    return " ".join(text.split()).lower()
