@@ -36,6 +36,7 @@ from browser_agent.controller.actions.submit_guard import (
 from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.toggle_guard import check_not_unchecking, is_toggle, note_checked
 from browser_agent.controller.actions.typed_fields import put_value
+from browser_agent.controller.actions.unseen_text import check_text_seen
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
 from browser_agent.dom.snapshot import ElementNode
@@ -180,6 +181,7 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     swapped = ""
     if ctx.model_chose:
         text, swapped = await text_for_address(index, text, snapshot, ctx)
+        await check_text_seen(index, text, snapshot, ctx)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
