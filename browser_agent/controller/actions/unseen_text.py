@@ -1,13 +1,15 @@
-"""A word to type that neither the task nor the page shows is held back once.
+"""A value to type that neither the task nor the page shows, where the page labels one, is held back once.
 
 Asked to "Enter the value of Language into the text field", with a table on the page whose row reads
 "Language | Arabic", the 1.5B model typed ``English``, on every seed it was given (read-table 48 and 49,
 two runs each): a value it made up from the label, found nowhere. A short text of words (no digits: a sum
 or a date the model worked out is its own) whose every word is in neither the task nor the page is
-refused the first time, quoting the page's line that carries the word of the task the value belongs to
-when there is one. A word counts as seen when the task or the page contains it, or when it begins with a
-word of the task (``Guatemala`` for a task that asks for an item starting with "Gua"). The same typing
-again goes through: a task may ask for a text of the model's own ("reply with a greeting").
+refused the first time when the page shows a value under a label that shares a word with the task (a
+table row, a term and its description, a "Label: value" line), quoting that label and value. Where the
+page labels nothing the task names ("Sign up" on a form with empty fields), a value of the model's own
+is what the task wants, and it is typed. A word counts as seen when the task or the page contains it, or
+when it begins with a word of the task (``Guatemala`` for a task that asks for an item starting with
+"Gua"). The same typing again goes through: a task may ask for a text of the model's own.
 """
 
 from __future__ import annotations
@@ -25,9 +27,26 @@ __all__ = ["check_text_seen"]
 
 _WORD = re.compile(r"[^\W\d_]+")
 _MAX_WORDS = 3
-_PAGE_TEXT_JS = """() => {
+# The page's text, and its labelled values: table rows (first cell, the others), terms and their
+# descriptions, and lines that read "Label: value".
+_PAGE_JS = """() => {
   const body = document.body;
-  return body ? [body.innerText, body.textContent].join('\\n') : '';
+  if (!body) return {text: '', pairs: []};
+  const flat = (el) => (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim();
+  const pairs = [];
+  for (const row of document.querySelectorAll('tr')) {
+    const cells = [...row.children].filter((c) => c.tagName === 'TD' || c.tagName === 'TH');
+    if (cells.length >= 2) pairs.push([flat(cells[0]), cells.slice(1).map(flat).join(' | ')]);
+  }
+  for (const term of document.querySelectorAll('dt')) {
+    const next = term.nextElementSibling;
+    if (next && next.tagName === 'DD') pairs.push([flat(term), flat(next)]);
+  }
+  for (const line of body.innerText.split('\\n')) {
+    const m = /^([^:|]{1,40}):\\s*(\\S.{0,80})$/.exec(line.trim());
+    if (m) pairs.push([m[1].trim(), m[2].trim()]);
+  }
+  return {text: body.innerText + '\\n' + body.textContent, pairs: pairs.slice(0, 400)};
 }"""
 
 # Per session, the texts whose typing was held back once.
@@ -41,31 +60,26 @@ def _unseen(words: list[str], task: str, page: str) -> bool:
     return not any(w in task or w in page or any(w.startswith(s) for s in stems) for w in words)
 
 
-def _line_for(task: str, page_text: str) -> str:
-    """The page's short line (two to eight words) that shares the longest word (four letters or more)
-    with the task, not the task's own sentence shown on the page; empty when none does."""
+def _labelled_value(task: str, pairs: list[list[str]]) -> str:
+    """``Label: value`` for the page's label (five words at most) that shares the longest word (four
+    letters or more) with the task; empty when no label does."""
     asked = {w.lower() for w in _WORD.findall(task) if len(w) >= 4}
     best, best_len = "", 0
-    for raw in page_text.splitlines():
-        line = " | ".join(" ".join(cell.split()) for cell in raw.split("\t") if cell.strip())
-        words = _WORD.findall(line)
-        if not 2 <= len(words) <= 8:
-            continue
-        shared = [w for w in words if w.lower() in asked]
-        if not shared or len(shared) * 2 > len(words):  # the task's sentence, or a label alone
-            continue
-        longest = max(len(w) for w in shared)
-        if longest > best_len:
-            best, best_len = line, longest
+    for label, value in pairs:
+        words = _WORD.findall(label)
+        shared = [len(w) for w in words if w.lower() in asked]
+        if shared and len(words) <= 5 and value and max(shared) > best_len:
+            best, best_len = f"{label}: {value}", max(shared)
     return best
 
 
 async def check_text_seen(index: int, text: str, snapshot: DomSnapshot, ctx: ActionContext) -> None:
     """Fail, the first time only, when ``text`` (to type into element ``index``) is a few words found
-    neither in the task nor on the page. A text with digits, an address, or a secret is not checked.
+    neither in the task nor on the page, and the page shows a value under a label of the task's words. A
+    text with digits, an address, or a secret is not checked.
 
     Raises:
-        ActionError: the text, and the page's line that gives the value the task asks for, when found.
+        ActionError: the text, and the label and value the page shows.
     """
     stripped = text.strip()
     words = [w.lower() for w in _WORD.findall(stripped)]
@@ -79,15 +93,15 @@ async def check_text_seen(index: int, text: str, snapshot: DomSnapshot, ctx: Act
     if key in held or not _unseen(words, task, render(snapshot).lower()):
         return
     try:
-        page_text = str(await ctx.page.evaluate(_PAGE_TEXT_JS))
+        page = await ctx.page.evaluate(_PAGE_JS)
     except PlaywrightError:
         return  # the page is gone: nothing to compare with, and not this guard's to report
-    if not _unseen(words, task, page_text.lower()):
-        return
+    labelled = _labelled_value(ctx.task, page["pairs"])
+    if not labelled or not _unseen(words, task, str(page["text"]).lower()):
+        return  # a value of the model's own where the page labels none of the task's words: a form to fill
     held.add(key)
-    line = _line_for(ctx.task, page_text)
-    where = f"the page reads {ctx.quote(line)}: type the value it gives" if line else "type what they give"
     raise ActionError(
         f"Not typed into element {index}: {ctx.quote(stripped)} is in neither the task nor the page (a "
-        f"made-up value?); {where} (or the same text again if you meant it)."
+        f"made-up value?); the page shows {ctx.quote(labelled)}: type the value it gives (or the same "
+        "text again if you meant it)."
     )
