@@ -27,6 +27,8 @@ async def transfer(session: BrowserSession, server: LocalServer) -> BrowserSessi
         task=TASK,
     )
     assert typed.error is not None and "the page turned the field off" in typed.error
+    # The question is named with the answer that stays: told only "answer it", a small model gave up.
+    assert "and asked 'Do you want to sign out now?': 'Stay signed in' answers it and stays" in typed.error
     return session
 
 

@@ -15,7 +15,7 @@ from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
 from browser_agent.controller.actions.invented_address import text_for_address
-from browser_agent.controller.actions.leave_guard import check_leaving
+from browser_agent.controller.actions.leave_guard import check_leaving, leaving_question
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
 from browser_agent.controller.actions.place_guard import check_place_asked
@@ -229,13 +229,20 @@ async def _text_not_kept(index: int, node: ElementNode, handle: ElementHandle, c
     disabled = False
     with contextlib.suppress(PlaywrightError):
         disabled = bool(await handle.evaluate("(el) => el.disabled === true || el.readOnly === true"))
-    why = (
-        "as it took the focus, the page turned the field off and showed something to answer first, such as "
-        "a pop-up (its controls are marked * on the page): answer it so that the task can go on, then type "
-        f"into element {index} again"
-        if disabled
-        else "the page emptied it again: it may take other text, or something else comes first"
-    )
+    asked = await leaving_question(ctx.session.page, ctx.redact) if disabled else None
+    if asked:  # named: told only "answer it", the model gave up ("the fields are disabled")
+        why = (
+            f"as it took the focus, the page turned the field off and {asked} (its controls are marked * on "
+            f"the page): click that, then type into element {index} again"
+        )
+    elif disabled:
+        why = (
+            "as it took the focus, the page turned the field off and showed something to answer first, such "
+            "as a pop-up (its controls are marked * on the page): answer it so that the task can go on, then "
+            f"type into element {index} again"
+        )
+    else:
+        why = "the page emptied it again: it may take other text, or something else comes first"
     raise ActionError(f"typing into element {index} ({_label(node, ctx)}) left it empty: {why}.")
 
 

@@ -23,7 +23,7 @@ from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
 
-__all__ = ["check_leaving", "leaving_sentence"]
+__all__ = ["check_leaving", "leaving_question", "leaving_sentence"]
 
 # Words of a question (or a task) about leaving the page, or throwing away what it holds.
 _LEAVING = re.compile(
@@ -106,7 +106,7 @@ def leaving_sentence(text: str) -> str | None:
     )
 
 
-async def _question_on_page(page: Page, redact: Callable[[str], str]) -> str | None:
+async def leaving_question(page: Page, redact: Callable[[str], str]) -> str | None:
     """``asked 'Exit to home page?': 'Cancel' answers it and stays`` when a button on ``page`` answers yes
     to a question about leaving beside another that stays; ``None`` otherwise, or when the page cannot
     be asked. For a failure that must send the model to the question first."""
@@ -170,7 +170,7 @@ async def check_leaving(index: int, node: ElementNode, label: str, ctx: ActionCo
     Raises:
         ActionError: the question, and the answer that stays.
     """
-    if "disabled" in node.states and (asked := await _question_on_page(ctx.session.page, ctx.redact)):
+    if "disabled" in node.states and (asked := await leaving_question(ctx.session.page, ctx.redact)):
         raise ActionError(
             f"element {index} ({label}) is turned off: the page {asked} (its controls are marked * on the "
             "page); then go on with the task."
