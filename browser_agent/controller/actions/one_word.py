@@ -1,0 +1,59 @@
+"""Several words typed where the task asks for one word are held back once.
+
+Asked to "Find the last word in the text area, enter it into the text field", the 1.5B model typed the
+last two words (``tellus eget``, ``vitae blandit``, ``justo, vulputate.``: scroll-text seeds 46, 47 and
+50); asked for "the 2nd word in the paragraph", it typed the task's own sentence (find-word 50). A task
+that asks for one word ("the last word", "the 2nd word", "a word") and a text of several is refused the
+first time, saying how many words it has; asked for the last or the first word, the refusal names the
+last or the first of them. The same typing again goes through.
+"""
+
+from __future__ import annotations
+
+import re
+from weakref import WeakKeyDictionary
+
+from browser_agent.controller.context import ActionContext
+from browser_agent.errors import ActionError
+
+__all__ = ["check_one_word"]
+
+_ASKS_ONE = re.compile(
+    r"\b(?:the|a|one|that|this|single)\s+(?:(?P<which>\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|last"
+    r"|final|longest|shortest)\s+)?word\b(?!s)",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+
+# Per session, the texts whose typing was held back once.
+_HELD: WeakKeyDictionary[object, set[str]] = WeakKeyDictionary()
+
+
+def check_one_word(index: int, text: str, ctx: ActionContext) -> None:
+    """Fail, the first time only, when the task asks for one word and ``text`` (to type into element
+    ``index``) has several. A text the task quotes, or a secret typed by its placeholder, is not checked.
+
+    Raises:
+        ActionError: how many words the text has, and its first or last when the task asks for that.
+    """
+    asked = _ASKS_ONE.search(ctx.task)
+    words = _WORD.findall(text)
+    if asked is None or len(words) < 2 or ctx.redact(text) != text:
+        return
+    quoted = {"".join(q).strip().lower() for q in _QUOTED.findall(ctx.task)}
+    if text.strip().lower() in quoted:
+        return  # the task gives the text: 'type the word "New York"'
+    held = _HELD.setdefault(ctx.session, set())
+    key = " ".join(words).lower()
+    if key in held:
+        return
+    held.add(key)
+    which = (asked.group("which") or "").lower()
+    pick = {"last": words[-1], "final": words[-1], "first": words[0]}.get(which)
+    hint = f"; the {which} of them is {ctx.quote(pick)}" if pick else ""
+    raise ActionError(
+        f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "
+        f"{ctx.quote(text.strip(), 60)} is {len(words)} words{hint}: type the one word the task asks for (or "
+        "the same text again if you meant it)."
+    )

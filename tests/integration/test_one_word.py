@@ -1,0 +1,55 @@
+"""Several words typed where the task asks for one word are held back once, saying how many; asked for
+the last (or first) word, the refusal names the last (or first) of them. The same typing again goes
+through, and one word, a text the task quotes and a task that asks for no single word are typed at once.
+The page is a headline quiz, unlike the MiniWoB++ text area the rule was chosen on."""
+
+from __future__ import annotations
+
+from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult, Controller
+from tests.support.pages import index_of
+from tests.support.server import LocalServer
+
+
+async def _type(session: BrowserSession, server: LocalServer, text: str, task: str) -> ActionResult:
+    if "headline_quiz" not in session.page.url:
+        await session.navigate(server.url("controller/headline_quiz.html"))
+    await session.state()
+    field = await index_of(session, "Your answer")
+    action = {"action": "input_text", "index": field, "text": text}
+    [result] = await Controller().run([action], session, model_chose=True, task=task)
+    return result
+
+
+async def test_two_words_for_the_last_word_are_held_once_naming_the_last_of_them(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    task = "Type the last word of the headline into the answer box and press Check."
+    held = await _type(session, server, "winter storms", task)
+    assert held.error is not None and held.error.startswith("Not typed into element "), held
+    assert held.error.endswith(
+        ": the task asks for one word ('the last word'), and 'winter storms' is 2 words; the last of them is "
+        "'storms': type the one word the task asks for (or the same text again if you meant it)."
+    ), held.error
+    assert await session.page.input_value("#answer") == ""
+    again = await _type(session, server, "winter storms", task)
+    assert again.error is None and await session.page.input_value("#answer") == "winter storms"
+    one = await _type(session, server, "storms", task)
+    assert one.error is None and await session.page.input_value("#answer") == "storms"
+
+
+async def test_an_ordinal_word_says_the_count_only(session: BrowserSession, server: LocalServer) -> None:
+    held = await _type(session, server, "Harbour ferries return", "Enter the 3rd word of the headline.")
+    assert held.error is not None and "('the 3rd word'), and 'Harbour ferries return' is 3 words: type" in (
+        held.error
+    ), held
+
+
+async def test_a_quoted_text_and_a_task_without_one_word_are_typed_at_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    quoted = await _type(session, server, "New York", 'Type the word "New York" into the answer box.')
+    assert quoted.error is None, quoted
+    words = await _type(session, server, "ferries return", "Type the words ferries return into the box.")
+    assert words.error is None, words
+    assert await session.page.input_value("#answer") == "ferries return"
