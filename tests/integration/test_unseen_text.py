@@ -39,8 +39,8 @@ async def test_a_made_up_value_is_held_once_quoting_the_label_and_value_the_page
     held = await _type(session, server, "FedEx")
     assert held.error is not None and held.error.startswith("Not typed into element "), held
     assert held.error.endswith(
-        ": 'FedEx' is in neither the task nor the page (a made-up value?); the page shows "
-        "'Courier: Hallmark Freight': type the value it gives (or the same text again if you meant it)."
+        ": 'FedEx' is in neither the task nor the page (a made-up value?); the page gives Courier as "
+        "'Hallmark Freight': type 'Hallmark Freight' (or 'FedEx' again if you meant it)."
     ), held.error
     assert await session.page.input_value("#carrier") == ""
     again = await _type(session, server, "FedEx")
@@ -83,4 +83,4 @@ async def test_where_the_page_labels_nothing_the_task_names_a_value_of_the_model
 
 async def test_a_label_value_line_is_quoted_too(session: BrowserSession, server: LocalServer) -> None:
     held = await _type(session, server, "Sunday", task="Type the day it was shipped into the carrier field.")
-    assert held.error is not None and "the page shows 'Shipped: Tuesday'" in held.error, held
+    assert held.error is not None and "the page gives Shipped as 'Tuesday': type 'Tuesday'" in held.error, held

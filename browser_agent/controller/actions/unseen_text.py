@@ -7,7 +7,9 @@ or a date the model worked out is its own) whose every word is in neither the ta
 refused the first time when the page shows a value under a label that shares a word with the task (a
 table row, a term and its description, a "Label: value" line), quoting that label and value. Where the
 page labels nothing the task names ("Sign up" on a form with empty fields), a value of the model's own
-is what the task wants, and it is typed. A word counts as seen when the task or the page contains it, or
+is what the task wants, and it is typed. (Told "the page shows 'Language: Arabic': type the value it
+gives", the model wrote that the task asked for "English", and never typed again: the refusal names the
+value to type.) A word counts as seen when the task or the page contains it, or
 when it begins with a word of the task (``Guatemala`` for a task that asks for an item starting with
 "Gua"). The same typing again goes through: a task may ask for a text of the model's own.
 """
@@ -27,6 +29,7 @@ __all__ = ["check_text_seen"]
 
 _WORD = re.compile(r"[^\W\d_]+")
 _MAX_WORDS = 3
+_VALUE_CAP = 80  # characters of the page's value quoted back
 # The page's text, and its labelled values: table rows (first cell, the others), terms and their
 # descriptions, and lines that read "Label: value".
 _PAGE_JS = """() => {
@@ -60,16 +63,16 @@ def _unseen(words: list[str], task: str, page: str) -> bool:
     return not any(w in task or w in page or any(w.startswith(s) for s in stems) for w in words)
 
 
-def _labelled_value(task: str, pairs: list[list[str]]) -> str:
-    """``Label: value`` for the page's label (five words at most) that shares the longest word (four
-    letters or more) with the task; empty when no label does."""
+def _labelled_value(task: str, pairs: list[list[str]]) -> tuple[str, str] | None:
+    """The page's label (five words at most) that shares the longest word (four letters or more) with the
+    task, and its value; ``None`` when no label does."""
     asked = {w.lower() for w in _WORD.findall(task) if len(w) >= 4}
-    best, best_len = "", 0
+    best, best_len = None, 0
     for label, value in pairs:
         words = _WORD.findall(label)
         shared = [len(w) for w in words if w.lower() in asked]
         if shared and len(words) <= 5 and value and max(shared) > best_len:
-            best, best_len = f"{label}: {value}", max(shared)
+            best, best_len = (label, value), max(shared)
     return best
 
 
@@ -100,8 +103,9 @@ async def check_text_seen(index: int, text: str, snapshot: DomSnapshot, ctx: Act
     if not labelled or not _unseen(words, task, str(page["text"]).lower()):
         return  # a value of the model's own where the page labels none of the task's words: a form to fill
     held.add(key)
+    label, value = ctx.redact(labelled[0]), ctx.quote(labelled[1], _VALUE_CAP)
     raise ActionError(
         f"Not typed into element {index}: {ctx.quote(stripped)} is in neither the task nor the page (a "
-        f"made-up value?); the page shows {ctx.quote(labelled)}: type the value it gives (or the same "
-        "text again if you meant it)."
+        f"made-up value?); the page gives {label} as {value}: type {value} (or {ctx.quote(stripped)} again "
+        "if you meant it)."
     )
