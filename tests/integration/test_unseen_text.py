@@ -83,4 +83,5 @@ async def test_where_the_page_labels_nothing_the_task_names_a_value_of_the_model
 
 async def test_a_label_value_line_is_quoted_too(session: BrowserSession, server: LocalServer) -> None:
     held = await _type(session, server, "Sunday", task="Type the day it was shipped into the carrier field.")
-    assert held.error is not None and "the page gives Shipped as 'Tuesday': type 'Tuesday'" in held.error, held
+    assert held.error is not None, held
+    assert "the page gives Shipped as 'Tuesday': type 'Tuesday'" in held.error, held
