@@ -98,11 +98,14 @@ def said(node: ElementNode, redact: Callable[[str], str], snapshot: DomSnapshot 
 
 
 def _text_above(node: ElementNode, snapshot: DomSnapshot, redact: Callable[[str], str]) -> str:
-    """The text line right before ``node`` in the page view, when it is short enough to be a label."""
+    """The text line right before ``node`` in the page view, when it is short enough to be a label. A table's
+    cell is no label of a field out of the table: read-table's field under a table was named "Zamora",
+    the last cell of its last row."""
     above = ""
     for item in snapshot.items:
         if isinstance(item, TextNode):
-            above = item.text if item.frame_id == node.frame_id else ""
+            labels = item.frame_id == node.frame_id and (item.cell is None or node.cell is not None)
+            above = item.text if labels else ""
         elif item.element_id == node.element_id:
             text = redact(above.strip())
             return text if 0 < len(text) <= _NAME_CAP else ""
