@@ -236,10 +236,16 @@ class DoneGuard:
             filled, sender = unsent
             self._held.add(sender.element_id)
             advise(sender)
+            send = f"click element {sender.index} ({_control(sender, redact)}) to send it"
+            text = None if self._asked_to_type else untyped(task, self.typed | self.chosen | self.pressed)
+            if text is not None:  # told "fill in what the task gives", the model clicked send at once
+                self._asked_to_type = True
+                fill = f"type {_quoted(text, redact)}, which the task gives, into element {filled.index}"
+            else:
+                fill = "fill in what the task gives"
             error = (
-                f"not done yet: the form of {said(filled, redact, snapshot)} was not sent in this run: fill "
-                f"in what the task gives, then click element {sender.index} ({_control(sender, redact)}) to "
-                "send it (a later done ends the run as it is)."
+                f"not done yet: the form of {said(filled, redact, snapshot)} was not sent in this run: "
+                f"{fill}, then {send} (a later done ends the run as it is)."
             )
         elif not self._asked_to_type and (text := untyped(task, self.typed | self.chosen | self.pressed)):
             self._asked_to_type = True

@@ -203,17 +203,21 @@ async def test_fields_without_a_label_are_named_by_the_text_above_them(
     assert refused.error is not None and f'[{member}] <input> "Member number"' in refused.error
 
 
-async def test_a_table_cell_names_only_a_field_in_the_table(
+async def test_a_table_cell_names_only_a_field_in_the_table_and_a_shown_value_names_none(
     session: BrowserSession, server: LocalServer
 ) -> None:
     await session.navigate(server.url("controller/table_fields.html"))
     state = await session.state()
     assert state.snapshot is not None
-    code, ref, send = sorted(state.snapshot.selector_map)
+    code, ref, note, send = sorted(state.snapshot.selector_map)
     [held] = await _run(session, {"action": "click_element", "index": send})
-    # the field under the table is not "1998" (its last cell); the one in a row is named by its row
+    # the field under the table is not "1998" (its last cell); the one in a row is named by its row; the
+    # box under "Status: open" is not named by that line, which shows a value
     assert held.error is not None
-    assert f'fields not set yet: [{code}] <input> empty, [{ref}] <input> "Reference" empty;' in held.error
+    assert (
+        f'fields not set yet: [{code}] <input> empty, [{ref}] <input> "Reference" empty, [{note}] <textarea> '
+        "empty;"
+    ) in held.error, held.error
 
 
 async def test_sending_a_field_whose_suggestions_are_open_is_held_back_once(

@@ -8,6 +8,7 @@ times in a row on a page whose tabs were elements. What it is told names the ele
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 
 from playwright.async_api import ElementHandle
@@ -27,6 +28,7 @@ __all__ = [
 ]
 
 _SHOWN = 4  # elements named in a refusal
+_SHOWN_VALUE = re.compile(r":\s*\S")  # "Label: value": a line that shows a value, not a label
 _NAME_CAP = 30
 
 # What an element is, when typing cannot reach it; '' for what takes text, or may (a click that focuses
@@ -100,7 +102,8 @@ def said(node: ElementNode, redact: Callable[[str], str], snapshot: DomSnapshot 
 def _text_above(node: ElementNode, snapshot: DomSnapshot, redact: Callable[[str], str]) -> str:
     """The text line right before ``node`` in the page view, when it is short enough to be a label. A table's
     cell is no label of a field out of the table: read-table's field under a table was named "Zamora",
-    the last cell of its last row."""
+    the last cell of its last row. Nor is a line that shows a value: email-inbox's reply box was named
+    "subject: Re: Morbi." by the line above it, and the model typed the subject into it."""
     above = ""
     for item in snapshot.items:
         if isinstance(item, TextNode):
@@ -108,6 +111,8 @@ def _text_above(node: ElementNode, snapshot: DomSnapshot, redact: Callable[[str]
             above = item.text if labels else ""
         elif item.element_id == node.element_id:
             text = redact(above.strip())
+            if _SHOWN_VALUE.search(text):  # "subject: Re: Morbi." says a value, it names no field below
+                return ""
             return text if 0 < len(text) <= _NAME_CAP else ""
         else:
             above = ""
