@@ -16,6 +16,7 @@ from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
 from browser_agent.controller.actions.invented_address import text_for_address
 from browser_agent.controller.actions.leave_guard import check_leaving, leaving_question
+from browser_agent.controller.actions.letter_case import text_in_case
 from browser_agent.controller.actions.one_word import check_one_word
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
@@ -182,6 +183,8 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
     swapped = ""
     if ctx.model_chose:
         text, swapped = await text_for_address(index, text, snapshot, ctx)
+        if not swapped:
+            text, swapped = text_in_case(text, ctx)
         await check_text_seen(index, text, snapshot, ctx)
         check_one_word(index, text, ctx)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))

@@ -1,0 +1,42 @@
+"""A text the task quotes and asks for in one letter case is typed in that case, and the result says so;
+a text the task does not quote, or a task that asks for no case or for both, is typed as it is. The page
+is a headline quiz, unlike MiniWoB++'s plain text box the rule was chosen on."""
+
+from __future__ import annotations
+
+from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult, Controller
+from tests.support.pages import index_of
+from tests.support.server import LocalServer
+
+
+async def _type(session: BrowserSession, server: LocalServer, text: str, task: str) -> ActionResult:
+    if "headline_quiz" not in session.page.url:
+        await session.navigate(server.url("controller/headline_quiz.html"))
+    await session.state()
+    field = await index_of(session, "Your answer")
+    action = {"action": "input_text", "index": field, "text": text}
+    [result] = await Controller().run([action], session, model_chose=True, task=task)
+    return result
+
+
+async def test_a_quoted_text_is_typed_in_the_case_the_task_asks_for(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    typed = await _type(session, server, "Harbour", 'Type "harbour" in capital letters into the answer box.')
+    assert typed.error is None and typed.extracted_content is not None, typed
+    assert "in place of 'Harbour' (the task asks for upper case)" in typed.extracted_content
+    assert await session.page.input_value("#answer") == "HARBOUR"
+    lower = await _type(session, server, "FeRRies", 'Enter "FERRIES" in all lower case letters.')
+    assert lower.error is None and await session.page.input_value("#answer") == "ferries"
+
+
+async def test_other_texts_and_tasks_are_typed_as_they_are(session: BrowserSession, server: LocalServer) -> None:
+    for text, task in (
+        ("Storms", 'Type "harbour" in capital letters into the answer box.'),  # not the quoted text
+        ("Harbour", 'Type "harbour" into the answer box.'),  # no case asked for
+        ("HarBour", 'Type "harbour" in upper case, then "ferries" in lower case.'),  # both
+    ):
+        typed = await _type(session, server, text, task)
+        assert typed.error is None and "in place of" not in str(typed.extracted_content), typed
+        assert await session.page.input_value("#answer") == text
