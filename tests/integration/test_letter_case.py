@@ -31,7 +31,9 @@ async def test_a_quoted_text_is_typed_in_the_case_the_task_asks_for(
     assert lower.error is None and await session.page.input_value("#answer") == "ferries"
 
 
-async def test_other_texts_and_tasks_are_typed_as_they_are(session: BrowserSession, server: LocalServer) -> None:
+async def test_other_texts_and_tasks_are_typed_as_they_are(
+    session: BrowserSession, server: LocalServer
+) -> None:
     for text, task in (
         ("Storms", 'Type "harbour" in capital letters into the answer box.'),  # not the quoted text
         ("Harbour", 'Type "harbour" into the answer box.'),  # no case asked for
