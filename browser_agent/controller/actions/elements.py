@@ -186,7 +186,6 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
         if not swapped:
             text, swapped = text_in_case(text, ctx)
         await check_text_seen(index, text, snapshot, ctx)
-        check_one_word(index, text, ctx)
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
@@ -195,6 +194,8 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
         return picked
     if ctx.model_chose and clear:
         await check_not_overwriting(index, _label(node, ctx), node, handle, snapshot, ctx.session, ctx.redact)
+    if ctx.model_chose:  # after the overwrite guard: typed over the text to read, that is what to hear first
+        check_one_word(index, text, ctx)
     prior = await handle.evaluate_handle(_ACTIVE_JS)
     try:
         async with watch_suggestions(handle, ctx.redact) as suggested:
