@@ -43,6 +43,23 @@ async def test_go_to_url_go_back_and_a_refused_domain(
         assert session.page.url.endswith("form.html")
 
 
+async def test_go_to_url_with_the_name_of_an_element_names_the_element(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A small model sent go_to_url("urna") for 'Click on the link "urna"', was told to give a whole
+    address, and made one up. The page here is a long navigation list, unlike MiniWoB++'s paragraph."""
+    await session.navigate(server.url("reading/nav_first.html"))
+    section = await index_of(session, "Section 12")
+    named = await run1(session, {"action": "go_to_url", "url": " section 12 "})
+    assert named.error == (
+        f"' section 12 ' is no address: it is the name of element {section} on this page; click_element with "
+        f"index {section} clicks it."
+    ), named
+    other = await run1(session, {"action": "go_to_url", "url": "Section 99"})
+    assert other.error is not None and "not a valid address: 'Section 99' (it has no scheme" in other.error
+    assert session.page.url.endswith("nav_first.html")
+
+
 async def test_go_back_to_the_blank_page_the_tab_opened_with_is_refused(
     browser: Browser, server: LocalServer
 ) -> None:

@@ -20,6 +20,7 @@ _RELATIVE = ("/", "./", "../", "?", "#")
 async def go_to_url(url: str, ctx: ActionContext, reload: bool) -> str:
     """Open a URL in the current tab."""
     url = _against_page(url, ctx)
+    _check_not_a_name(url, ctx)
     checked_address(url)  # a malformed one is the model's to correct, said before anything else
     current = await _open_page(ctx, url, reload=reload)
     if current is not None:
@@ -27,6 +28,26 @@ async def go_to_url(url: str, ctx: ActionContext, reload: bool) -> str:
         return f"Already at {current}: not reloaded"
     await ctx.session.navigate(url)
     return f"Opened {ctx.page.url}"
+
+
+def _check_not_a_name(url: str, ctx: ActionContext) -> None:
+    """Fail when ``url``, no address (no scheme, dot nor slash), is the whole name of an element of the
+    page the model saw: asked to 'Click on the link "urna"', the 1.5B model sent ``go_to_url("urna")``,
+    was told to give a whole address, and made one up (click-link seed 49). The element is named.
+
+    Raises:
+        ActionError: the element of that name, and the action that clicks it.
+    """
+    wanted = " ".join(url.split()).lower()
+    snapshot = ctx.snapshot or ctx.session.last_snapshot
+    if not wanted or snapshot is None or any(c in wanted for c in ":./"):
+        return
+    for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index):
+        if " ".join((node.name or node.text or "").split()).lower() == wanted:
+            raise ActionError(
+                f"{ctx.quote(url)} is no address: it is the name of element {node.index} on this page; "
+                f"click_element with index {node.index} clicks it."
+            )
 
 
 def _against_page(url: str, ctx: ActionContext) -> str:
