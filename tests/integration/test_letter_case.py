@@ -5,19 +5,14 @@ is a headline quiz, unlike MiniWoB++'s plain text box the rule was chosen on."""
 from __future__ import annotations
 
 from browser_agent.browser import BrowserSession
-from browser_agent.controller import ActionResult, Controller
-from tests.support.pages import index_of
+from browser_agent.controller import ActionResult
+from tests.support.actions import type_as_model
 from tests.support.server import LocalServer
 
 
 async def _type(session: BrowserSession, server: LocalServer, text: str, task: str) -> ActionResult:
-    if "headline_quiz" not in session.page.url:
-        await session.navigate(server.url("controller/headline_quiz.html"))
-    await session.state()
-    field = await index_of(session, "Your answer")
-    action = {"action": "input_text", "index": field, "text": text}
-    [result] = await Controller().run([action], session, model_chose=True, task=task)
-    return result
+    page = server.url("controller/headline_quiz.html")
+    return await type_as_model(session, page, "Your answer", text, task)
 
 
 async def test_a_quoted_text_is_typed_in_the_case_the_task_asks_for(

@@ -8,8 +8,8 @@ rule was chosen on."""
 from __future__ import annotations
 
 from browser_agent.browser import BrowserSession
-from browser_agent.controller import ActionResult, Controller
-from tests.support.pages import index_of
+from browser_agent.controller import ActionResult
+from tests.support.actions import type_as_model
 from tests.support.server import LocalServer
 
 _TASK = "Enter the courier of this parcel into the tracking form and press Track."
@@ -22,15 +22,9 @@ async def _type(
     task: str = _TASK,
     sensitive_data: dict[str, str] | None = None,
 ) -> ActionResult:
-    if "parcel_details" not in session.page.url:
-        await session.navigate(server.url("controller/parcel_details.html"))
-    await session.state()
-    field = await index_of(session, "Carrier to track with")
-    action = {"action": "input_text", "index": field, "text": text}
-    [result] = await Controller().run(
-        [action], session, model_chose=True, task=task, sensitive_data=sensitive_data
-    )
-    return result
+    page = server.url("controller/parcel_details.html")
+    field = "Carrier to track with"
+    return await type_as_model(session, page, field, text, task, sensitive_data=sensitive_data)
 
 
 async def test_a_made_up_value_is_held_once_quoting_the_label_and_value_the_page_shows(
