@@ -14,12 +14,10 @@ from browser_agent.controller.actions.enter_key import EnterWatch
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
-from browser_agent.controller.actions.invented_address import text_for_address
 from browser_agent.controller.actions.leave_guard import check_leaving, leaving_question
-from browser_agent.controller.actions.letter_case import text_in_case
-from browser_agent.controller.actions.one_word import check_one_word
+from browser_agent.controller.actions.model_typing import check_typing, text_meant
 from browser_agent.controller.actions.opened_fields import opened_fields_note
-from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, note_typed
+from browser_agent.controller.actions.overwrite_guard import note_typed
 from browser_agent.controller.actions.place_guard import check_place_asked
 from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
 from browser_agent.controller.actions.read_only import type_into_read_only
@@ -38,7 +36,6 @@ from browser_agent.controller.actions.submit_guard import (
 from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.toggle_guard import check_not_unchecking, is_toggle, note_checked
 from browser_agent.controller.actions.typed_fields import put_value
-from browser_agent.controller.actions.unseen_text import check_text_seen
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
 from browser_agent.dom.snapshot import ElementNode
@@ -180,22 +177,15 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
             return moved
     snapshot = await ctx.current_snapshot()
     await check_typeable(index, node, handle, snapshot, ctx.redact)
-    swapped = ""
-    if ctx.model_chose:
-        text, swapped = await text_for_address(index, text, snapshot, ctx)
-        if not swapped:
-            text, swapped = text_in_case(text, ctx)
-        await check_text_seen(index, text, snapshot, ctx)
+    text, swapped = await text_meant(index, text, snapshot, ctx) if ctx.model_chose else (text, "")
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))
     picked = await type_into_read_only(index, _label(node, ctx), handle, text, ctx)
     if picked is not None:
         return picked
-    if ctx.model_chose and clear:
-        await check_not_overwriting(index, _label(node, ctx), node, handle, snapshot, ctx.session, ctx.redact)
-    if ctx.model_chose:  # after the overwrite guard: typed over the text to read, that is what to hear first
-        check_one_word(index, text, ctx)
+    if ctx.model_chose:
+        await check_typing(index, _label(node, ctx), node, handle, text, clear, ctx)
     prior = await handle.evaluate_handle(_ACTIVE_JS)
     try:
         async with watch_suggestions(handle, ctx.redact) as suggested:
