@@ -220,30 +220,6 @@ async def test_a_table_cell_names_only_a_field_in_the_table_and_a_shown_value_na
     ) in held.error, held.error
 
 
-async def test_a_send_icon_with_its_box_empty_is_held_once(
-    session: BrowserSession, server: LocalServer
-) -> None:
-    """A control without words whose icon is named for sending counts as sending: the 1.5B model clicked
-    a mail's send icon with the reply empty. The page is a chat's composer, no form, unlike the mail's."""
-    await session.navigate(server.url("controller/chat_box.html"))
-    state = await session.state()
-    assert state.snapshot is not None
-    box, send = sorted(state.snapshot.selector_map)
-    assert state.snapshot.selector_map[send].icon == "send"
-    [held] = await _run(session, {"action": "click_element", "index": send})
-    assert held.error is not None and held.error.startswith(
-        f"element {send} would send the form with fields not set yet: "
-        f'[{box}] <textarea> "Message #deployments" empty;'
-    ), held.error
-    [typed, sent] = await _run(
-        session,
-        {"action": "input_text", "index": box, "text": "rolling out now"},
-        {"action": "click_element", "index": send},
-    )
-    assert typed.error is None and sent.error is None, (typed, sent)
-    assert "me: rolling out now" in await session.page.inner_text("#log")
-
-
 async def test_sending_a_field_whose_suggestions_are_open_is_held_back_once(
     session: BrowserSession, server: LocalServer
 ) -> None:

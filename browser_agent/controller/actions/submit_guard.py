@@ -21,7 +21,7 @@ from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError, ElementNotFoundError
 
-__all__ = ["check_no_open_suggestions", "check_not_sending_unset", "may_send", "note_chosen", "send_icon"]
+__all__ = ["check_no_open_suggestions", "check_not_sending_unset", "may_send", "note_chosen"]
 
 _SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
 _SHOWN = 4
@@ -29,18 +29,16 @@ _SHOWN = 4
 # The box a button that may send (``may_send``) sends: its form, else (for a button named as sending, one
 # of ``SENDING``) the nearest of its ancestors (a few levels up) holding a field; null for anything else.
 _SENDING = ("submit", "send", "log in", "login", "sign in", "sign up", "register", "search", "save")
-_ICON_WORDS = re.compile(r"(?<![a-z])(?:send|submit|post)(?![a-z])")  # in an icon's name: send-reply
 # "OK" beside fields is how many boxes without a <form> are sent (a login box whose button says OK); a
 # task that names the OK button asks for that button itself ("Click on the "ok" button" beside empty
 # boxes), so then it does not count as sending.
 _CONFIRMING = "ok"
 _QUOTED = re.compile(r'"([^"]{1,80})"|“([^”]{1,80})”')
-_SCOPE_JS = f"""(el, [SENDING, ICON]) => {{
+_SCOPE_JS = f"""(el, SENDING) => {{
   if (el.form) return el.form;
-  // Without a form, only a button that says it sends (or an icon named for it, without words): a page
-  // may put a text box beside any button.
+  // Without a form, only a button that says it sends: a page may put a text box beside any button.
   const words = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().toLowerCase();
-  if (!SENDING.includes(words) && !(ICON && !words)) return null;
+  if (!SENDING.includes(words)) return null;
   const fields = 'textarea, select, input:not([type]), input[type=text], input[type=password], '
     + 'input[type=email], input[type=search], input[type=tel], input[type=url], input[type=number], '
     + 'input[type=radio]';
@@ -99,13 +97,7 @@ def may_send(node: ElementNode) -> bool:
         return kind in ("submit", "image")
     if node.tag in ("a", "select", "textarea", "option", "label"):
         return False
-    return " ".join((node.name or node.text).split()).lower() in _SENDING or send_icon(node)
-
-
-def send_icon(node: ElementNode) -> bool:
-    """Whether ``node`` is a control without words whose icon is named for sending (``send-reply``): the
-    1.5B model clicked a mail's send icon with the reply still empty."""
-    return not (node.name or node.text).strip() and bool(_ICON_WORDS.findall(node.icon.lower()))
+    return " ".join((node.name or node.text).split()).lower() in _SENDING
 
 
 async def check_not_sending_unset(
@@ -130,7 +122,7 @@ async def check_not_sending_unset(
         return
     named_ok = re.search(rf"\b{_CONFIRMING}\b", task, re.IGNORECASE) is not None
     sending = list(_SENDING) if named_ok else [*_SENDING, _CONFIRMING]
-    box = (await handle.evaluate_handle(_SCOPE_JS, [sending, send_icon(node)])).as_element()
+    box = (await handle.evaluate_handle(_SCOPE_JS, sending)).as_element()
     if box is None:
         return
     chosen = _CHOSEN.get(owner, set())
