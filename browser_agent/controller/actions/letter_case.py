@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
+from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.controller.context import ActionContext
 
 __all__ = ["text_in_case"]
 
-_QUOTED = re.compile(r'"([^"]{1,200})"|“([^”]{1,200})”')
 _LOWER = re.compile(r"\b(?:lower[\s-]?case|small letters)\b", re.IGNORECASE)
 _UPPER = re.compile(r"\b(?:upper[\s-]?case|all caps|in caps|capital letters|block capitals)\b", re.IGNORECASE)
 
@@ -25,9 +25,8 @@ def text_in_case(text: str, ctx: ActionContext) -> tuple[str, str]:
     lower, upper = bool(_LOWER.search(ctx.task)), bool(_UPPER.search(ctx.task))
     if lower == upper:
         return text, ""  # no case asked for, or both: not this rule's to choose
-    quoted = {"".join(q).strip().lower() for q in _QUOTED.findall(ctx.task)}
     cased = text.lower() if lower else text.upper()
-    if cased == text or text.strip().lower() not in quoted:
+    if cased == text or text.strip().lower() not in quoted_texts(ctx.task):
         return text, ""
     kind = "lower" if lower else "upper"
     return cased, f" in place of {ctx.quote(text)} (the task asks for {kind} case)"

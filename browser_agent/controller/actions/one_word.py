@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from weakref import WeakKeyDictionary
 
+from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.controller.context import ActionContext
 from browser_agent.errors import ActionError
 
@@ -23,7 +24,6 @@ _ASKS_ONE = re.compile(
     r"|final|longest|shortest)\s+)?word\b(?!s)",
     re.IGNORECASE,
 )
-_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 
 # Per session, the texts whose typing was held back once.
@@ -41,8 +41,7 @@ def check_one_word(index: int, text: str, ctx: ActionContext) -> None:
     words = _WORD.findall(text)
     if asked is None or len(words) < 2 or ctx.redact(text) != text:
         return
-    quoted = {"".join(q).strip().lower() for q in _QUOTED.findall(ctx.task)}
-    if text.strip().lower() in quoted:
+    if text.strip().lower() in quoted_texts(ctx.task):
         return  # the task gives the text: 'type the word "New York"'
     held = _HELD.setdefault(ctx.session, set())
     key = " ".join(words).lower()
