@@ -7,18 +7,14 @@ from __future__ import annotations
 
 from browser_agent.browser import BrowserSession
 from browser_agent.controller import ActionResult, Controller
+from tests.support.actions import type_as_model
 from tests.support.pages import index_of
 from tests.support.server import LocalServer
 
 
 async def _type(session: BrowserSession, server: LocalServer, text: str, task: str) -> ActionResult:
-    if "share_document" not in session.page.url:
-        await session.navigate(server.url("controller/share_document.html"))
-    await session.state()
-    field = await index_of(session, "Add people")
-    action = {"action": "input_text", "index": field, "text": text}
-    [result] = await Controller().run([action], session, model_chose=True, task=task)
-    return result
+    page = server.url("controller/share_document.html")
+    return await type_as_model(session, page, "Add people", text, task)
 
 
 async def test_a_made_up_address_is_held_once_naming_the_word_it_was_made_from(
