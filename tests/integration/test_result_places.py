@@ -65,9 +65,9 @@ async def test_the_last_page_or_a_scrolled_one_gives_no_places(
     assert "The Snow Leopard" in view and "result)" not in view, view
 
 
-async def _click(session: BrowserSession, index: int, goal: str) -> ActionResult:
+async def _click(session: BrowserSession, index: int, goal: str, task: str = "") -> ActionResult:
     action = {"action": "click_element", "index": index}
-    [result] = await Controller().run([action], session, model_chose=True, goal=goal, task="")
+    [result] = await Controller().run([action], session, model_chose=True, goal=goal, task=task)
     return result
 
 
@@ -181,3 +181,15 @@ async def test_the_place_asked_for_speaks_before_a_page_number_in_the_goal(
     assert held.error is not None and held.error.startswith(
         f"Not clicked: element {page_one} opens page 1, and the 6th result is on this page: element {sixth}."
     ), held.error
+
+
+async def test_the_result_the_task_asks_for_is_clicked_whatever_place_the_goal_names(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Told "the 2nd result is element 3", the 1.5B model wrote "Click the 3rd search result" and clicked
+    element 3: the task's result, held back for the goal's place (search-engine 50)."""
+    await _view(session, server)
+    second = await index_of(session, "The River Between")
+    task = "Find and click the 2nd search result."
+    clicked = await _click(session, second, "Click the 3rd search result.", task)
+    assert clicked.error is None and session.page.url.endswith("#book"), clicked.error
