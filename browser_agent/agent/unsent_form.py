@@ -98,7 +98,17 @@ class FormWatch:
             if shows_value(node) and node.element_id not in self.filled:
                 continue  # brought up filled in by the page (the mail a Forward quotes), not by the run
             around = _containers(node)
-            for sender in senders:
-                if sender.frame_id == node.frame_id and around & _containers(sender):
-                    return node, sender
+            beside = [s for s in senders if s.frame_id == node.frame_id and around & _containers(s)]
+            if beside:  # the one in the field's nearest container: not a search form's button further up
+                return node, max(beside, key=lambda sender: _shared(node, sender))
         return None
+
+
+def _shared(one: ElementNode, other: ElementNode) -> int:
+    """How many containers, from the top, ``one`` and ``other`` share."""
+    count = 0
+    for mine, theirs in zip(one.chain, other.chain, strict=False):
+        if mine != theirs:
+            break
+        count += 1
+    return count

@@ -98,3 +98,20 @@ async def test_a_done_before_the_text_the_task_gives_is_typed_is_held_once(
         "into the field it goes in first if the task needs it (a later done ends the run as it is)."
     ), held
     assert history.is_done() and (await session.page.inner_text("#comments")).strip() == "Toner replaced"
+
+
+async def test_the_sender_named_is_the_one_beside_the_field(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The hand-over box's Send shares the page with the ticket finder's Find, further up: the refusal
+    names Send, the control in the field's own container."""
+    task = "Open ticket T-311 and pass it on to Priya."
+    opened = (_click("tr", "T-311"), _click("button", "Hand over"))
+    history = await _run(session, server, task, in_turn(*opened, _finish, _finish))
+    held = history.steps[2].results[-1]
+    assert held.error is not None and held.error.startswith("not done yet: the form of ["), held.error
+    assert (
+        '<input> "to:" was not sent in this run: fill in what the task gives, then click element'
+        in held.error
+    )
+    assert held.error.endswith("('Send') to send it (a later done ends the run as it is)."), held.error
