@@ -7,6 +7,10 @@ email by Ailey and click the star icon", a small model clicked the first star of
 The first such click is refused when the clicked control's card shows none of the task's words that
 tell the cards apart, and exactly one other card shows some: the refusal names that card's control. The
 same click again goes through (the task may mean it after all).
+
+When no card in view shows the name the task gives ("the email by Cathryn", "@mira's post") and the
+list goes on below, the click is held back once too, saying where the rest of the list is: the model
+had clicked the star of the first card it saw.
 """
 
 from __future__ import annotations
@@ -15,13 +19,16 @@ import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
+from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.dom.cards import LABEL_CAP, card_labels, look_alike_cards
-from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect
 from browser_agent.errors import ActionError
 
 __all__ = ["check_card_named"]
 
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word of three letters or more
+# A name in a task: a capitalised word not opening a sentence, or a handle ("@mira").
+_NAME = re.compile(r"(?<=[^\s.!?:;\"'(])\s+([A-Z][^\W\d_]{2,}(?:-[A-Z][^\W\d_]+)?)|(@\w{2,})")
 
 # Per session, the controls (page address, element id) held back once.
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
@@ -64,6 +71,8 @@ def check_card_named(
     if telling(node.element_id):
         return
     named = [element_id for element_id in cards if element_id != node.element_id and telling(element_id)]
+    if not named:
+        _check_name_below(index, node, snapshot, task, cards, held, redact)
     if len(named) != 1:
         return
     target = next((n for n in snapshot.selector_map.values() if n.element_id == named[0]), None)
@@ -80,3 +89,56 @@ def check_card_named(
         f'for "{theirs}". Click element {target.index} instead, or element {index} again if it is the one '
         "meant."
     )
+
+
+def _check_name_below(
+    index: int,
+    node: ElementNode,
+    snapshot: DomSnapshot,
+    task: str,
+    cards: dict[str, list[str]],
+    held: set[tuple[str, str]],
+    redact: Callable[[str], str],
+) -> None:
+    """Fail when the task gives a name no card in view shows and the list goes on below ``node``."""
+    shown = set().union(*(_words(" ".join(texts)) for texts in cards.values()))
+    shown |= _words(f"{node.name} {node.text} {node.icon}")  # "click the Like button": not a name
+    names = [name for name in task_names(task) if not _words(name) & shown]
+    below = _more_below(snapshot, node.rect)
+    if not names or below is None:
+        return
+    held.add((snapshot.url, node.element_id))
+    mine = redact(
+        card_labels(snapshot.items).get(node.element_id) or " ".join(cards[node.element_id])[:LABEL_CAP]
+    )
+    name = redact(names[0])
+    raise ActionError(
+        f'element {index} is for "{mine}", but the task names "{name}", and no card in view shows it: '
+        f"{below}. scroll_to_text {name!r} brings its card into view; or click element {index} again if "
+        "it is the one meant."
+    )
+
+
+def task_names(task: str) -> list[str]:
+    """The names a task gives, outside its quoted texts: capitalised words that do not open a sentence,
+    and handles (``@mira``)."""
+    for quoted in quoted_texts(task):
+        task = task.replace(quoted, " ")
+    return [first or second for first, second in _NAME.findall(task)]
+
+
+def _more_below(snapshot: DomSnapshot, rect: Rect) -> str | None:
+    """Where more of the list is: the scroll panel around ``rect`` that has more below, else the page
+    when it has; ``None`` when neither has."""
+    for panel in snapshot.selector_map.values():
+        scroll = panel.panel
+        if scroll is None or not (scroll.elements_below or scroll.screens_below >= 0.05):
+            continue
+        box = panel.rect
+        inside = box.x <= rect.x + rect.width / 2 <= box.x + box.width
+        if inside and box.y <= rect.y + rect.height / 2 <= box.y + box.height:
+            more = f"{scroll.elements_below} more items" if scroll.elements_below else "more"
+            return f"element {panel.index} has {more} below"
+    if snapshot.scroll.elements_below:
+        return f"the page has {snapshot.scroll.elements_below} more elements below"
+    return None
