@@ -57,9 +57,12 @@ async def test_a_name_below_the_view_holds_the_click_once_and_says_where_to_look
     assert held.error is not None
     assert held.error.startswith(
         f'element {follows["Idris"]} is for "Idris Okafor", but the task names "Marisol", and no card in '
-        "view shows it: the page has "
+        "view shows it; the list goes on below ("
     ), held.error
-    assert "more elements below. scroll_to_text 'Marisol' brings its card into view" in held.error, held.error
+    assert held.error.endswith(
+        f"more elements). Call scroll_to_text with 'Marisol' to bring that card into view, or click element "
+        f"{follows['Idris']} again if it is the one meant."
+    ), held.error
     assert await _said(page) == "Nobody followed yet."
 
     scrolled = await _run(page, {"action": "scroll_to_text", "text": "Marisol"}, TASK)

@@ -113,9 +113,9 @@ def _check_name_below(
     )
     name = redact(names[0])
     raise ActionError(
-        f'element {index} is for "{mine}", but the task names "{name}", and no card in view shows it: '
-        f"{below}. scroll_to_text {name!r} brings its card into view; or click element {index} again if "
-        "it is the one meant."
+        f'element {index} is for "{mine}", but the task names "{name}", and no card in view shows it; the '
+        f"list goes on below ({below}). Call scroll_to_text with {name!r} to bring that card into view, or "
+        f"click element {index} again if it is the one meant."
     )
 
 
@@ -137,8 +137,7 @@ def _more_below(snapshot: DomSnapshot, rect: Rect) -> str | None:
         box = panel.rect
         inside = box.x <= rect.x + rect.width / 2 <= box.x + box.width
         if inside and box.y <= rect.y + rect.height / 2 <= box.y + box.height:
-            more = f"{scroll.elements_below} more items" if scroll.elements_below else "more"
-            return f"element {panel.index} has {more} below"
+            return f"{scroll.elements_below} more items" if scroll.elements_below else "in its panel"
     if snapshot.scroll.elements_below:
-        return f"the page has {snapshot.scroll.elements_below} more elements below"
+        return f"{snapshot.scroll.elements_below} more elements"
     return None
