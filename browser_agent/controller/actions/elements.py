@@ -36,6 +36,7 @@ from browser_agent.controller.actions.submit_guard import (
 from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.toggle_guard import check_not_unchecking, is_toggle, note_checked
 from browser_agent.controller.actions.typed_fields import put_value
+from browser_agent.controller.actions.unnamed_box import check_box_named
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
 from browser_agent.dom.snapshot import ElementNode
@@ -76,6 +77,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         check_not_unchecking(
             index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session
         )
+        check_box_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
     if announces_submenu(node) and await open_submenu_by_pointing(item := (await ctx.element(index))[1]):
         items = ", ".join(ctx.quote(name, OPTION_CAP) for name in await submenu_items(item))
         await ctx.session.settle()
