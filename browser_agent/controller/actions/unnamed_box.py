@@ -67,10 +67,29 @@ def check_box_named(
     mine = redact(label)
     if named:
         said = ", ".join(f"{n.index} ('{redact(_label(n))}')" for n in named[:_SHOWN])
-        asks = f"the task names element{'s' if len(named) > 1 else ''} {said}"
-    else:
-        asks = f"the task asks to {redact(nothing.group(0)).lower()}" if nothing is not None else ""
-    raise ActionError(
-        f"Not clicked: element {index} ('{mine}') is a box the task does not name, and {asks}. Go on with "
-        f"the rest of the task, or click element {index} again if it is meant."
+        raise ActionError(
+            f"Not clicked: element {index} ('{mine}') is a box the task does not name, and the task names "
+            f"element{'s' if len(named) > 1 else ''} {said}. Go on with the rest of the task, or click "
+            f"element {index} again if it is meant."
+        )
+    asked = redact(nothing.group(0)).lower() if nothing is not None else ""
+    button = _button_named(snapshot, task)
+    then = (
+        f"click element {button.index} ('{redact(_label(button))}') as it asks next"
+        if button is not None
+        else "go on with the rest of the task"
     )
+    raise ActionError(
+        f"Not clicked: element {index} ('{mine}') is a box, and the task asks to {asked}: leave the boxes as "
+        f"they are and {then}, or click element {index} again if it is meant."
+    )
+
+
+def _button_named(snapshot: DomSnapshot, task: str) -> ElementNode | None:
+    """The first button of ``snapshot`` whose name ``task`` holds ("... and click Submit")."""
+    for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index):
+        kind = node.attributes.get("type", "").lower()
+        is_button = node.tag == "button" or node.role == "button" or kind in ("submit", "button")
+        if is_button and _label(node) and _holds(task, _label(node)):
+            return node
+    return None
