@@ -93,6 +93,6 @@ async def test_nothing_is_held_without_a_name_or_more_below_or_a_model_choosing(
 
 def test_the_names_a_task_gives() -> None:
     assert task_names("Find the email by Cathryn and click the star icon.") == ["Cathryn"]
-    assert task_names('Reply to Bettine with the text "Gravida. Sed".') == ["Bettine"]  # not the quote
+    assert task_names('Reply to Bettine with the text "Nunc Dolor".') == ["Bettine"]  # not the quote
     assert task_names("For the user @leo, click Like. Then stop.") == ["@leo", "Like"]
     assert task_names("Find the email by Anne-Marie.") == ["Anne-Marie"]

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
-from browser_agent.controller.actions.task_quotes import quoted_texts
+from browser_agent.controller.actions.task_quotes import without_quotes
 from browser_agent.dom.cards import LABEL_CAP, card_labels, look_alike_cards
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect
 from browser_agent.errors import ActionError
@@ -122,9 +122,7 @@ def _check_name_below(
 def task_names(task: str) -> list[str]:
     """The names a task gives, outside its quoted texts: capitalised words that do not open a sentence,
     and handles (``@mira``)."""
-    for quoted in quoted_texts(task):
-        task = task.replace(quoted, " ")
-    return [first or second for first, second in _NAME.findall(task)]
+    return [first or second for first, second in _NAME.findall(without_quotes(task))]
 
 
 def _more_below(snapshot: DomSnapshot, rect: Rect) -> str | None:
