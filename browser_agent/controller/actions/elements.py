@@ -20,6 +20,7 @@ from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import note_typed
 from browser_agent.controller.actions.place_guard import check_place_asked
 from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
+from browser_agent.controller.actions.quoted_button import check_quoted_button
 from browser_agent.controller.actions.read_only import type_into_read_only
 from browser_agent.controller.actions.refusals import check_typeable, is_text_field
 from browser_agent.controller.actions.slider import set_slider
@@ -72,6 +73,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         except OffTheList as exc:  # the step's clicks on the list still run
             return ActionResult(skipped=True, extracted_content=ctx.redact(str(exc)))
     if ctx.model_chose:
+        check_quoted_button(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
         check_card_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
         await check_leaving(index, node, _label(node, ctx), ctx)
         check_not_unchecking(
