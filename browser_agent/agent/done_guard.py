@@ -55,23 +55,17 @@ from browser_agent.agent.unsent_form import FormWatch
 from browser_agent.agent.untyped_text import untyped
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.advice import advise as advised
-from browser_agent.controller.actions.refusals import said
+from browser_agent.controller.actions.refusals import is_button, said
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.llm.schemas import NO_ELEMENT
 from browser_agent.record import ActionCall
 
 __all__ = ["DoneGuard"]
 
-_BUTTON_INPUTS = frozenset({"submit", "button", "image"})
 # What a task quotes a text to type or choose into, not an element to click: "Enter "Kasey" in the box".
 _FIELDS = frozenset({"input", "textarea", "select"})
 _FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"})
 _LONGEST_NAME = 30  # a longer "name" is a sentence, not what a task calls a button by
-
-
-def _is_button(node: ElementNode) -> bool:
-    kind = node.attributes.get("type", "").lower()
-    return node.tag == "button" or node.role == "button" or (node.tag == "input" and kind in _BUTTON_INPUTS)
 
 
 def _name(node: ElementNode) -> str:
@@ -136,7 +130,7 @@ class DoneGuard:
             return None
         for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index):
             name = _name(node)
-            if _is_button(node) and self._planned_press(name):
+            if is_button(node) and self._planned_press(name):
                 return name, name, node
         for item in snapshot.items:
             if isinstance(item, TextNode) and self._planned_press(name := _spaced(item.text)):
@@ -164,7 +158,7 @@ class DoneGuard:
             name = _name(node)
             if not 2 <= len(name) <= _LONGEST_NAME or name in self.pressed or name in self._held:
                 continue
-            if _is_button(node) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words):
+            if is_button(node) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words):
                 return node
             if node.tag in _FIELDS or node.role in _FIELD_ROLES:
                 continue

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
 from browser_agent.controller.actions.advice import was_advised
+from browser_agent.controller.actions.refusals import is_button
 from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
@@ -23,15 +24,6 @@ __all__ = ["check_quoted_button"]
 
 # Per session, the buttons (page address, element id) held back once.
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
-
-
-def _is_button(node: ElementNode) -> bool:
-    kind = node.attributes.get("type", "").lower()
-    return (
-        node.tag == "button"
-        or node.role == "button"
-        or (node.tag == "input" and kind in ("submit", "button"))
-    )
 
 
 def _shown(node: ElementNode) -> str:
@@ -61,12 +53,12 @@ def check_quoted_button(
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
     mine = _name(node)
-    if not task or not mine or key in held or not _is_button(node) or was_advised(owner, snapshot, node):
+    if not task or not mine or key in held or not is_button(node) or was_advised(owner, snapshot, node):
         return
     quoted = quoted_texts(task)
     if not quoted or mine in quoted:
         return
-    named = [n for n in snapshot.selector_map.values() if _is_button(n) and _name(n) in quoted]
+    named = [n for n in snapshot.selector_map.values() if is_button(n) and _name(n) in quoted]
     if len(named) != 1 or named[0].element_id == node.element_id:
         return
     target = named[0]

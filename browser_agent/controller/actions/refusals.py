@@ -66,6 +66,7 @@ _LIST_KIND_JS = """(el) => {
   return tag === 'a' && el.hasAttribute('href') ? 'link' : '';
 }"""
 
+_PRESSED_INPUTS = frozenset({"submit", "button", "image"})
 _BUTTON_TYPES = frozenset(
     {"button", "submit", "reset", "image", "checkbox", "radio", "file", "hidden", "range"}
 )
@@ -168,6 +169,12 @@ def is_text_field(node: ElementNode) -> bool:
 def shows_value(node: ElementNode) -> bool:
     """Whether the page view shows a value in ``node`` (a ``value="..."`` state that is not empty)."""
     return any(state.startswith('value="') and len(state) > len('value=""') for state in node.states)
+
+
+def is_button(node: ElementNode) -> bool:
+    """A button: ``<button>``, ``role=button``, or an input of type submit, button or image."""
+    kind = node.attributes.get("type", "").lower()
+    return node.tag == "button" or node.role == "button" or (node.tag == "input" and kind in _PRESSED_INPUTS)
 
 
 def fields_of(snapshot: DomSnapshot) -> list[ElementNode]:

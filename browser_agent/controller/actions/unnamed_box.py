@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
+from browser_agent.controller.actions.refusals import is_button
 from browser_agent.controller.actions.toggle_guard import is_toggle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ActionError
@@ -88,8 +89,6 @@ def check_box_named(
 def _button_named(snapshot: DomSnapshot, task: str) -> ElementNode | None:
     """The first button of ``snapshot`` whose name ``task`` holds ("... and click Submit")."""
     for node in sorted(snapshot.selector_map.values(), key=lambda n: n.index):
-        kind = node.attributes.get("type", "").lower()
-        is_button = node.tag == "button" or node.role == "button" or kind in ("submit", "button")
-        if is_button and _label(node) and _holds(task, _label(node)):
+        if is_button(node) and _label(node) and _holds(task, _label(node)):
             return node
     return None
