@@ -36,6 +36,7 @@ __all__ = [
     "BrowserError",
     "DomainNotAllowedError",
     "ElementNotFoundError",
+    "HeldBackError",
     "ModelError",
     "ModelOutputError",
     "NavigationError",
@@ -61,6 +62,11 @@ class BrowserError(BrowserAgentError):
 
 class ActionError(BrowserAgentError):
     """An action failed in a way the model can correct; the message is written for the model."""
+
+
+class HeldBackError(ActionError):
+    """A check on the model's choice held the action back, once: nothing was done, the message says why
+    and what the task seems to want instead; the same action again is run."""
 
 
 class ElementNotFoundError(ActionError):

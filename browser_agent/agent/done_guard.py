@@ -259,7 +259,7 @@ class DoneGuard:
         else:
             return results
         self._just_held = True
-        return [*results[:-1], ActionResult(action="done", error=error)]
+        return [*results[:-1], ActionResult(action="done", error=error, held=True)]
 
     def _still_hidden(self, hidden: Sequence[HiddenName]) -> HiddenName | None:
         """The first of ``hidden`` the run never clicked nor typed, and not held back for before."""

@@ -19,7 +19,7 @@ from browser_agent.controller.context import ActionContext
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import RegisteredAction
 from browser_agent.dom.snapshot import ElementNode
-from browser_agent.errors import ActionError, UserError
+from browser_agent.errors import ActionError, HeldBackError, UserError
 
 __all__ = ["execute"]
 
@@ -34,7 +34,8 @@ async def execute(registered: RegisteredAction, action: ActionModel, ctx: Action
         params = _filled(registered, action.params(), ctx, node)
         raw = await _call(registered, params, ctx)
     except ActionError as exc:
-        return ActionResult(action=registered.name, error=ctx.redact(str(exc)), element=node)
+        held = isinstance(exc, HeldBackError)
+        return ActionResult(action=registered.name, error=ctx.redact(str(exc)), element=node, held=held)
     result = _as_result(registered.name, raw)
     return result.model_copy(
         update={

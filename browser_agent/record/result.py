@@ -2,12 +2,16 @@
 
 The controller's ``ActionResult`` (``browser_agent.controller``) is this plus what only the running
 process holds (the element acted on, its fingerprint, the extraction model's tokens); a step keeps either,
-and saves both alike. A loaded history holds these.
+and saves both alike. A loaded history holds these. ``held`` marks an error that is a hold
+(``HeldBackError``): nothing was done, once, for a reason the model can weigh; the next reply's evaluation
+and the step's memo say so (``agent/evaluation_pins.py``).
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 __all__ = ["RecordedResult"]
 
@@ -27,3 +31,15 @@ class RecordedResult(BaseModel):
     include_in_memory: bool = Field(default=True, description="Keep the content in the model's memory.")
     skipped: bool = Field(default=False, description="The action was not run; extracted_content says why.")
     new_tab: int | None = Field(default=None, description="The tab this action opened and switched to.")
+    held: bool = Field(
+        default=False, description="With error: a check on the model's choice held the action back once."
+    )
+
+    @model_serializer(mode="wrap")
+    def _saved(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """The fields, ``held`` only where it is true: a history saved before there were holds loads and
+        saves again as it was."""
+        data = handler(self)
+        if isinstance(data, dict) and not self.held:
+            data.pop("held", None)
+        return data

@@ -15,6 +15,7 @@ from langchain_core.messages import BaseMessage
 from browser_agent import Agent, AgentRunError, AgentSettings, BrowserSession, Controller
 from browser_agent.agent.conversation import page_of_state
 from browser_agent.agent.evaluation_pins import FIRST_EVALUATION as FIRST_PINS
+from browser_agent.agent.evaluation_pins import HELD_EVALUATION
 from browser_agent.models import chat_model
 from browser_agent.testing import ScriptedChatModel, find_index
 from tests.support.fake_openai import Cut, FakeOpenAI
@@ -427,6 +428,35 @@ async def test_the_evaluation_is_pinned_to_what_the_last_actions_did(
         s.model_output.current_state.evaluation_previous_goal for s in history.steps if s.model_output
     ]
     assert evaluations == [FIRST_EVALUATION, "Success", "Unknown"]
+
+
+async def test_after_a_hold_the_evaluation_says_it_was_held_back_not_failed(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A hold (a check on the model's choice kept the action back once) is no failure: told "Failed"
+    after one, a small model went back a step instead of taking the element the hold named. The memo
+    says "held back" and the grammar writes ``HELD_EVALUATION``."""
+    page = server.url("controller/headline_quiz.html")
+    replies = [
+        {"current_state": brain("open"), "action": [{"action": "go_to_url", "url": page}]},
+        {"current_state": brain("type"), "action": [{"action": "input_text", "index": 0, "text": "a storm"}]},
+        {"current_state": brain("report"), "action": [{"action": "done", "text": "ok", "success": True}]},
+    ]
+    task = "Type the last word of the headline into the answer box."
+    with FakeOpenAI(replies) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema", max_corrections=0)
+        history = await Agent(task, local_llm(fake), browser=session, settings=settings).run(4)
+    assert history.final_result() == "ok"
+    pinned = [
+        r["response_format"]["json_schema"]["schema"]["properties"]["current_state"]["properties"][
+            "evaluation_previous_goal"
+        ].get("enum")
+        for r in fake.requests
+    ]
+    assert pinned == [[FIRST_EVALUATION], ["Success"], [HELD_EVALUATION]]
+    last_request = json.dumps(fake.requests[-1]["messages"])
+    assert "input_text held back: Not typed into element 0: the task asks for one word" in last_request
+    assert await session.page.input_value("#answer") == ""
 
 
 async def test_json_schema_leaves_out_an_extraction_or_wait_that_left_the_page_as_it_was(

@@ -106,6 +106,13 @@ def _live_result() -> ActionResult:
     )
 
 
+def test_a_hold_is_saved_and_loaded_and_other_results_save_without_the_field() -> None:
+    held = RecordedResult(action="click_element", error="Not clicked: ...", held=True)
+    saved = json.loads(AgentStep(step=1, results=[held, RecordedResult(action="done")]).model_dump_json())
+    assert saved["results"][0]["held"] is True and "held" not in saved["results"][1]
+    assert AgentStep.model_validate(saved).results[0].held
+
+
 def test_a_result_the_controller_made_is_saved_as_its_recorded_part_only() -> None:
     """What only the running process holds (the element, its fingerprint, the extraction's tokens) never
     reaches the file: a step holding the controller's result saves what one holding the record's does."""
@@ -114,7 +121,7 @@ def test_a_result_the_controller_made_is_saved_as_its_recorded_part_only() -> No
     assert isinstance(live.results[0], ActionResult) and live.results[0].fingerprint is not None
     assert live.model_dump_json(indent=2) == recorded.model_dump_json(indent=2)
     saved = json.loads(live.model_dump_json())["results"][0]
-    assert set(saved) == set(RecordedResult.model_fields)
+    assert set(saved) == set(RecordedResult.model_fields) - {"held"}  # saved only where it is true
     again = AgentStep.model_validate_json(live.model_dump_json())
     assert type(again.results[0]) is RecordedResult and again == recorded
 

@@ -22,7 +22,7 @@ from weakref import WeakKeyDictionary
 from browser_agent.controller.actions.task_quotes import without_quotes
 from browser_agent.dom.cards import LABEL_CAP, card_labels, look_alike_cards
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect
-from browser_agent.errors import ActionError
+from browser_agent.errors import HeldBackError
 
 __all__ = ["check_card_named"]
 
@@ -84,7 +84,7 @@ def check_card_named(
     theirs = redact(labels.get(target.element_id) or " ".join(cards[target.element_id])[:LABEL_CAP])
     telling_words = telling(target.element_id)
     word = redact(next(w for w in _WORD.findall(task) if w.lower() in telling_words))  # as the task spells it
-    raise ActionError(
+    raise HeldBackError(
         f'element {index} is for "{mine}", but the task names "{word}": element {target.index} is the one '
         f'for "{theirs}". Click element {target.index} instead, or element {index} again if it is the one '
         "meant."
@@ -112,7 +112,7 @@ def _check_name_below(
         card_labels(snapshot.items).get(node.element_id) or " ".join(cards[node.element_id])[:LABEL_CAP]
     )
     name = redact(names[0])
-    raise ActionError(
+    raise HeldBackError(
         f'element {index} is for "{mine}", but the task names "{name}", and no card in view shows it; the '
         f"list goes on below ({below}). Call scroll_to_text with {name!r} to bring that card into view, or "
         f"click element {index} again if it is the one meant."

@@ -38,7 +38,7 @@ from weakref import WeakKeyDictionary
 
 from browser_agent.controller.actions.advice import advise, was_advised
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import ActionError
+from browser_agent.errors import ActionError, HeldBackError
 
 __all__ = ["OffTheList", "check_goal_names_it"]
 
@@ -144,7 +144,7 @@ def check_goal_names_it(
         other, name = named[0]
         held.add(key)
         advise(owner, snapshot, snapshot.selector_map[other])
-        raise ActionError(
+        raise HeldBackError(
             f"element {index} is {quote(mine, _SHOWN)}, but your goal names {quote(name, _SHOWN)}, "
             f"which is element {other}: not clicked. Click element {other}, or element {index} again if you "
             "meant it."

@@ -21,7 +21,7 @@ from playwright.async_api import ElementHandle, Page
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import ActionError
+from browser_agent.errors import ActionError, HeldBackError
 
 __all__ = ["check_leaving", "leaving_question", "leaving_sentence"]
 
@@ -154,7 +154,7 @@ async def _hold_yes(
         return
     held.add(key)
     asked, staying = _quoted(question, redact), _quoted(stay.text or stay.name, redact)
-    raise ActionError(
+    raise HeldBackError(
         f"Not clicked: element {index} answers yes to {asked}, which would leave this page and what the "
         f"task has done on it; the task does not ask to leave. Element {stay.index} ({staying}) closes the "
         f"question and stays: click it, then go on with the task (or element {index} again if you mean to "

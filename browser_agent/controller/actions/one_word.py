@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 
 from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.controller.context import ActionContext
-from browser_agent.errors import ActionError
+from browser_agent.errors import HeldBackError
 
 __all__ = ["check_one_word"]
 
@@ -51,7 +51,7 @@ def check_one_word(index: int, text: str, ctx: ActionContext) -> None:
     which = (asked.group("which") or "").lower()
     pick = {"last": words[-1], "final": words[-1], "first": words[0]}.get(which)
     hint = f"; the {which} of them is {ctx.quote(pick)}" if pick else ""
-    raise ActionError(
+    raise HeldBackError(
         f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "
         f"{ctx.quote(text.strip(), 60)} is {len(words)} words{hint}: type the one word the task asks for (or "
         "the same text again if you meant it)."

@@ -19,7 +19,7 @@ from playwright.async_api import ElementHandle
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.dom.text_limits import NAME_CAP, cut_value
-from browser_agent.errors import ActionError
+from browser_agent.errors import HeldBackError
 
 __all__ = ["check_not_overwriting", "note_typed"]
 
@@ -66,7 +66,7 @@ async def check_not_overwriting(
         return
     _HELD.setdefault(owner, set()).add(key)
     shown = cut_value(redact(text), NAME_CAP)  # redacted before it is cut: no part of a secret is quoted
-    raise ActionError(
+    raise HeldBackError(
         f"element {index} ({label}) holds a text of {len(text)} characters that the page wrote "
         f"({shown!r}); typing with clear=true would replace all of it. If the task asks to read it, read it "
         f"on the page and type the answer into the field meant for it; to replace it anyway, repeat this "

@@ -25,7 +25,7 @@ from browser_agent.controller.actions.advice import advise, was_advised
 from browser_agent.dom.pagination import arrow_step, page_links
 from browser_agent.dom.ranks import current_page, ordinal, places_and_size
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import ActionError
+from browser_agent.errors import HeldBackError
 
 __all__ = ["Whereabouts", "asked_place", "check_place_asked", "whereabouts"]
 
@@ -114,18 +114,18 @@ def check_place_asked(
     if here is not None:
         advise(owner, snapshot, here)
         if mine is None:
-            raise ActionError(
+            raise HeldBackError(
                 f"{said}, and the {ordinal(wanted)} result is on this page: element {here.index}. Click "
                 f"element {here.index} {anyway}."
             )
-        raise ActionError(
+        raise HeldBackError(
             f"{said}; the {ordinal(wanted)} result is element {here.index}: click element {here.index} "
             f"{anyway}."
         )
     if link is not None:
         advise(owner, snapshot, link)
     first = f"click element {link.index} (page {page}) first" if link else f"open page {page} first"
-    raise ActionError(
+    raise HeldBackError(
         f"{said}, and the {ordinal(wanted)} result is on page {page}: {first}, then the {ordinal(wanted)} "
         f"result there {anyway}."
     )

@@ -18,7 +18,7 @@ from browser_agent.controller.actions.advice import was_advised
 from browser_agent.controller.actions.refusals import is_button
 from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import ActionError
+from browser_agent.errors import HeldBackError
 
 __all__ = ["check_quoted_button"]
 
@@ -63,7 +63,7 @@ def check_quoted_button(
         return
     target = named[0]
     held.add(key)
-    raise ActionError(
+    raise HeldBackError(
         f"Not clicked: element {index} is the button '{redact(_shown(node))}', but the task quotes "
         f"'{redact(_shown(target))}', which is element {target.index} word for word. Click element "
         f"{target.index}, or element {index} again if it is the one meant."

@@ -19,7 +19,7 @@ from playwright.async_api import ElementHandle
 from browser_agent.controller.actions.refusals import fields_of, said
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import ActionError, ElementNotFoundError
+from browser_agent.errors import ElementNotFoundError, HeldBackError
 
 __all__ = ["check_no_open_suggestions", "check_not_sending_unset", "may_send", "note_chosen"]
 
@@ -136,7 +136,7 @@ async def check_not_sending_unset(
         return
     held.add(key)
     named = ", ".join(f"{said(n, redact, snapshot)} {_SAID[how]}" for n, how in unset[:_SHOWN])
-    raise ActionError(
+    raise HeldBackError(
         f"element {index} would send the form with fields not set yet: {named}; set them first, or click "
         f"element {index} again to send it as it is."
     )
@@ -222,7 +222,7 @@ def check_no_open_suggestions(
             continue
         held.add(key)
         offered = ", ".join(f"[{n.index}] {redact(text)[:40]!r}" for n, text in holding[:_SHOWN])
-        raise ActionError(
+        raise HeldBackError(
             f"element {index} would send {said(field, redact, snapshot)} holding only {redact(typed)[:40]!r} "
             f"while its suggestion list is open: {offered}; click a suggestion to fill the field, or click "
             f"element {index} again to send it as typed."

@@ -13,7 +13,7 @@ import re
 from weakref import WeakKeyDictionary
 
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import ActionError
+from browser_agent.errors import HeldBackError
 
 __all__ = ["check_not_unchecking", "is_toggle", "note_checked"]
 
@@ -60,7 +60,7 @@ def check_not_unchecking(
     if not any(state in ("checked", "checked=true") for state in node.states) or _UNDOING.search(task):
         return
     _HELD.setdefault(owner, set()).add(key)
-    raise ActionError(
+    raise HeldBackError(
         f"element {index} ({label}) is checked already: an earlier action of this run checked it, and "
         f"a click now would uncheck it. Go on with the rest of the task, or click element {index} again to "
         "uncheck it."

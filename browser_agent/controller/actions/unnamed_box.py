@@ -17,7 +17,7 @@ from weakref import WeakKeyDictionary
 from browser_agent.controller.actions.refusals import is_button
 from browser_agent.controller.actions.toggle_guard import is_toggle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import ActionError
+from browser_agent.errors import HeldBackError
 
 __all__ = ["check_box_named"]
 
@@ -68,7 +68,7 @@ def check_box_named(
     mine = redact(label)
     if named:
         said = ", ".join(f"{n.index} ('{redact(_label(n))}')" for n in named[:_SHOWN])
-        raise ActionError(
+        raise HeldBackError(
             f"Not clicked: element {index} ('{mine}') is a box the task does not name, and the task names "
             f"element{'s' if len(named) > 1 else ''} {said}. Go on with the rest of the task, or click "
             f"element {index} again if it is meant."
@@ -80,7 +80,7 @@ def check_box_named(
         if button is not None
         else "go on with the rest of the task"
     )
-    raise ActionError(
+    raise HeldBackError(
         f"Not clicked: element {index} ('{mine}') is a box, and the task asks to {asked}: leave the boxes as "
         f"they are and {then}, or click element {index} again if it is meant."
     )
