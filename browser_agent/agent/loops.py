@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.llm.schemas import NO_ELEMENT
-from browser_agent.record import ActionCall, describe_call
+from browser_agent.record import ActionCall, RecordedResult, describe_call
 
 __all__ = ["MAX_REPEATS", "NO_ELEMENT", "LoopWatch", "loop_error", "page_key", "repeat_warning"]
 
@@ -67,6 +68,22 @@ class LoopWatch:
             if index is not None:
                 self._alone.setdefault(page, set()).add((actions[0].name, index))
         return before
+
+    def release_held(
+        self, step: int, page: str, actions: list[ActionCall], results: Sequence[RecordedResult]
+    ) -> None:
+        """Forget ``actions`` sent at ``step`` on ``page`` when their first result is a hold: nothing ran,
+        and the hold offers the same action again (or another text for the same field). Spent, a held
+        ``input_text`` into field 0 was left out of the next grammar, and the 1.5B model, told which word
+        to type there, clicked the field and pressed the word as a key, step after step (find-word)."""
+        if not actions or not results or not results[0].held:
+            return
+        key = (page, json.dumps([a.flat() for a in actions], sort_keys=True, default=str))
+        if step in self._seen.get(key, []):
+            self._seen[key].remove(step)
+        if len(actions) == 1:
+            index = actions[0].element_index()
+            self._alone.get(page, set()).discard((actions[0].name, NO_ELEMENT if index is None else index))
 
     def spent(self, page: str) -> tuple[tuple[str, int], ...]:
         """The actions sent alone in a step on ``page`` (``(name, index)``; ``NO_ELEMENT`` for a wait, an

@@ -178,6 +178,7 @@ class StepRunner:
                     task, state.snapshot, results, redact, hints.hidden, owner=self.deps.session
                 )
                 self._record_results(step, checked)
+                self._loops.release_held(step.step, page, step.actions, checked)
                 self._opened = tuple(("click_element", index) for index in opened_by_pointing(results))
         return self._finish(step)
 

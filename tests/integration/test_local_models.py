@@ -435,7 +435,7 @@ async def test_after_a_hold_the_evaluation_says_it_was_held_back_not_failed(
 ) -> None:
     """A hold (a check on the model's choice kept the action back once) is no failure: told "Failed"
     after one, a small model went back a step instead of taking the element the hold named. The memo
-    says "held back" and the grammar writes ``HELD_EVALUATION``."""
+    says "held back", the grammar writes ``HELD_EVALUATION`` and still offers the action held back."""
     page = server.url("controller/headline_quiz.html")
     replies = [
         {"current_state": brain("open"), "action": [{"action": "go_to_url", "url": page}]},
@@ -457,6 +457,11 @@ async def test_after_a_hold_the_evaluation_says_it_was_held_back_not_failed(
     last_request = json.dumps(fake.requests[-1]["messages"])
     assert "input_text held back: Not typed into element 0: the task asks for one word" in last_request
     assert await session.page.input_value("#answer") == ""
+    # nothing ran: typing into field 0 is offered again (the hold asks for it), and no repeat is warned of
+    branches = fake.requests[-1]["response_format"]["json_schema"]["schema"]["properties"]["action"]["items"]
+    typing = [b for b in branches["anyOf"] if b["properties"]["action"]["enum"] == ["input_text"]]
+    assert typing and typing[0]["properties"]["index"]["enum"] == [0], typing
+    assert "You sent exactly these actions" not in last_request
 
 
 async def test_json_schema_leaves_out_an_extraction_or_wait_that_left_the_page_as_it_was(
