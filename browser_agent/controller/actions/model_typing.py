@@ -17,7 +17,7 @@ from playwright.async_api import ElementHandle
 from browser_agent.controller.actions.invented_address import text_for_address
 from browser_agent.controller.actions.letter_case import text_in_case
 from browser_agent.controller.actions.one_word import check_one_word
-from browser_agent.controller.actions.ordinal_word import check_ordinal_word
+from browser_agent.controller.actions.ordinal_word import check_ordinal_word, nth_word
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting
 from browser_agent.controller.actions.unseen_text import check_text_seen
 from browser_agent.controller.context import ActionContext
@@ -59,5 +59,6 @@ async def check_typing(
     if clear:
         snapshot = await ctx.current_snapshot()  # the one the model saw, as for the checks before
         await check_not_overwriting(index, label, node, handle, snapshot, ctx.session, ctx.redact)
-    check_one_word(index, text, ctx)
-    await check_ordinal_word(index, text, ctx)
+    nth = await nth_word(index, ctx)
+    check_one_word(index, text, ctx, nth)
+    check_ordinal_word(index, text, nth, ctx)

@@ -14,6 +14,7 @@ checked: the view shows only the ends of a value.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from browser_agent.controller.actions.refusals import shows_value
@@ -22,7 +23,7 @@ from browser_agent.dom.snapshot import DomSnapshot, TextNode
 from browser_agent.dom.text_limits import ELLIPSIS
 from browser_agent.errors import ActionError
 
-__all__ = ["check_ordinal_word"]
+__all__ = ["NthWord", "check_ordinal_word", "nth_word"]
 
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
@@ -71,36 +72,58 @@ def _word_at(words: list[str], place: int) -> str | None:
     return None if word == ELLIPSIS else word
 
 
-async def check_ordinal_word(index: int, text: str, ctx: ActionContext) -> None:
-    """Fail, the first time only, when the task asks for the Nth word and ``text`` (one word, to type into
-    element ``index``) is the Nth word of no text in view, while a text in view has an Nth word.
+@dataclass(frozen=True)
+class NthWord:
+    """The word the task asks for by its place (``said``: "the 3rd word"), as the page in view has it:
+    ``word``, the Nth word of the longest text (``shown``: that text around it), and ``found``, the Nth
+    word of every text and element name in view, in lower case."""
+
+    said: str
+    word: str
+    shown: str
+    found: frozenset[str]
+
+
+async def nth_word(index: int, ctx: ActionContext) -> NthWord | None:
+    """The Nth word the task asks for, in the texts in view around element ``index`` (a field to type
+    into); None when the task asks for no word by its place, no text in view has one, or another field
+    shows a value (a text area's words: the view shows its ends only)."""
+    asked = _nth(ctx.task)
+    if asked is None:
+        return None
+    place, said = asked
+    snapshot = await ctx.current_snapshot()
+    if any(shows_value(node) for i, node in snapshot.selector_map.items() if i != index):
+        return None
+    texts = _texts(snapshot, ctx.task)
+    longest = next((words for words in texts if _word_at(words, place) is not None), None)
+    if longest is None:
+        return None
+    labels = [_WORD.findall(node.name or node.text) for node in snapshot.selector_map.values()]
+    found = frozenset(w.lower() for w in (_word_at(words, place) for words in texts + labels) if w)
+    return NthWord(said, _word_at(longest, place) or "", _around(longest, place), found)
+
+
+def check_ordinal_word(index: int, text: str, nth: NthWord | None, ctx: ActionContext) -> None:
+    """Fail, the first time only, when ``text`` (one word, to type into element ``index``) is not ``nth``,
+    the Nth word the task asks for, of any text in view.
 
     Raises:
         ActionError: the Nth word of the longest text in view.
     """
-    asked = _nth(ctx.task)
     typed = _WORD.findall(text)
-    if asked is None or len(typed) != 1 or ctx.redact(text) != text:
+    if nth is None or len(typed) != 1 or ctx.redact(text) != text:
         return
-    place, said = asked
     word = typed[0].lower()
-    snapshot = await ctx.current_snapshot()
-    if any(shows_value(node) for i, node in snapshot.selector_map.items() if i != index):
-        return  # a text area's words: the view shows its ends only
-    texts = _texts(snapshot, ctx.task)
-    labels = [_WORD.findall(node.name or node.text) for node in snapshot.selector_map.values()]
-    found = [w for w in (_word_at(words, place) for words in texts + labels) if w is not None]
-    longest = next((words for words in texts if _word_at(words, place) is not None), None)
     held = _HELD.setdefault(ctx.session, set())
-    if longest is None or word in (w.lower() for w in found) or word in held:
+    if word in nth.found or word in held:
         return
     held.add(word)
     own = " (a word of the task's own sentence)" if word in _WORD.findall(ctx.task.lower()) else ""
     raise ActionError(
-        f"Not typed into element {index}: the task asks for {ctx.quote(said)}, and {ctx.quote(typed[0])}"
-        f"{own} is not that word of any text in view. In {ctx.quote(_around(longest, place))} it is "
-        f"{ctx.quote(_word_at(longest, place) or '')}: type that word (or the same text again if you meant "
-        "it)."
+        f"Not typed into element {index}: the task asks for {ctx.quote(nth.said)}, and {ctx.quote(typed[0])}"
+        f"{own} is not that word of any text in view. In {ctx.quote(nth.shown)} it is {ctx.quote(nth.word)}: "
+        "type that word (or the same text again if you meant it)."
     )
 
 
