@@ -102,6 +102,7 @@ async def test_an_ok_button_the_task_names_is_clicked_at_once(page: BrowserSessi
     [
         ('Click the "Log in" button.', False),  # the button is all the task quotes: the click is asked for
         ('Log in as "ada" and press "Log in".', True),  # the task quotes a text to type too
+        ('Type your member number from the card into the box and press "Log in".', True),  # asks to type
         ("Log in.", True),
     ],
 )

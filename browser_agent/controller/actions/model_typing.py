@@ -5,8 +5,9 @@ Each check is a slip a small model made, in its own module; this runs them in th
 given). Before anything is typed: a made-up email address (``invented_address.py``), a quoted text in the
 letter case the task asks for (``letter_case.py``), a made-up value where the page labels one
 (``unseen_text.py``). Then, once the field is known to take text: typing over the page's own text
-(``overwrite_guard.py``), and several words where the task asks for one (``one_word.py``), in that order,
-so that the refusal over the text to read comes first.
+(``overwrite_guard.py``), several words where the task asks for one (``one_word.py``), and a word that is
+not the Nth the task asks for (``ordinal_word.py``), in that order, so that the refusal over the text to
+read comes first.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from playwright.async_api import ElementHandle
 from browser_agent.controller.actions.invented_address import text_for_address
 from browser_agent.controller.actions.letter_case import text_in_case
 from browser_agent.controller.actions.one_word import check_one_word
+from browser_agent.controller.actions.ordinal_word import check_ordinal_word, nth_word
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting
 from browser_agent.controller.actions.unseen_text import check_text_seen
 from browser_agent.controller.context import ActionContext
@@ -48,7 +50,8 @@ async def check_typing(
     ctx: ActionContext,
 ) -> None:
     """Fail, the first time, when typing ``text`` into the field (element ``index``, named ``label``)
-    would replace a long text the page wrote (with ``clear``), or gives several words for one.
+    would replace a long text the page wrote (with ``clear``), gives several words for one, or a word
+    that is not the Nth one the task asks for.
 
     Raises:
         ActionError: what would be lost, or how many words there are.
@@ -56,4 +59,6 @@ async def check_typing(
     if clear:
         snapshot = await ctx.current_snapshot()  # the one the model saw, as for the checks before
         await check_not_overwriting(index, label, node, handle, snapshot, ctx.session, ctx.redact)
-    check_one_word(index, text, ctx)
+    nth = await nth_word(index, ctx)
+    check_one_word(index, text, ctx, nth)
+    check_ordinal_word(index, text, nth, ctx)

@@ -5,7 +5,8 @@ last two words (``tellus eget``, ``vitae blandit``, ``justo, vulputate.``: scrol
 50); asked for "the 2nd word in the paragraph", it typed the task's own sentence (find-word 50). A task
 that asks for one word ("the last word", "the 2nd word", "a word") and a text of several is refused the
 first time, saying how many words it has; asked for the last or the first word, the refusal names the
-last or the first of them. The same typing again goes through.
+last or the first of them; asked for the Nth word, it names the Nth word of the longest text in view
+(``ordinal_word.py``). The same typing again goes through.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from weakref import WeakKeyDictionary
 
+from browser_agent.controller.actions.ordinal_word import NthWord
 from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.controller.context import ActionContext
 from browser_agent.errors import HeldBackError
@@ -30,9 +32,10 @@ _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _HELD: WeakKeyDictionary[object, set[str]] = WeakKeyDictionary()
 
 
-def check_one_word(index: int, text: str, ctx: ActionContext) -> None:
+def check_one_word(index: int, text: str, ctx: ActionContext, nth: NthWord | None = None) -> None:
     """Fail, the first time only, when the task asks for one word and ``text`` (to type into element
     ``index``) has several. A text the task quotes, or a secret typed by its placeholder, is not checked.
+    ``nth``, the word the task asks for by its place as the page in view has it, is named.
 
     Raises:
         ActionError: how many words the text has, and its first or last when the task asks for that.
@@ -51,6 +54,8 @@ def check_one_word(index: int, text: str, ctx: ActionContext) -> None:
     which = (asked.group("which") or "").lower()
     pick = {"last": words[-1], "final": words[-1], "first": words[0]}.get(which)
     hint = f"; the {which} of them is {ctx.quote(pick)}" if pick else ""
+    if not pick and nth is not None:
+        hint = f"; in {ctx.quote(nth.shown)} the {which} word is {ctx.quote(nth.word)}"
     raise HeldBackError(
         f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "
         f"{ctx.quote(text.strip(), 60)} is {len(words)} words{hint}: type the one word the task asks for (or "

@@ -17,6 +17,7 @@ from weakref import WeakKeyDictionary
 from playwright.async_api import ElementHandle
 
 from browser_agent.controller.actions.refusals import fields_of, said
+from browser_agent.controller.actions.task_quotes import without_quotes
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ElementNotFoundError, HeldBackError
@@ -34,6 +35,7 @@ _SENDING = ("submit", "send", "log in", "login", "sign in", "sign up", "register
 # boxes), so then it does not count as sending.
 _CONFIRMING = "ok"
 _QUOTED = re.compile(r'"([^"]{1,80})"|“([^”]{1,80})”')
+_ASKS_TO_TYPE = re.compile(r"(?<!press )\b(?:type|enter|fill|write)\b(?!\s+key)", re.IGNORECASE)
 _SCOPE_JS = f"""(el, SENDING) => {{
   if (el.form) return el.form;
   // Without a form, only a button that says it sends: a page may put a text box beside any button.
@@ -143,10 +145,15 @@ async def check_not_sending_unset(
 
 
 def _asks_only_for(node: ElementNode, task: str) -> bool:
-    """Whether every text ``task`` quotes is the name of ``node`` ('Click on the "Submit" button.'): the
-    task asks for this click and gives nothing to type or choose, so fields left empty are meant."""
+    """Whether every text ``task`` quotes is the name of ``node`` ('Click on the "Submit" button.') and
+    the task asks to type nothing: it asks for this click, so fields left empty are meant. ('Find the 3rd
+    word, type that into the textbox and press "Submit".' quotes the button only, and the 1.5B model,
+    told the word it had typed was not the 3rd, clicked Submit over the empty field in 9 of 19
+    development episodes of find-word.)"""
     quoted = [" ".join(part.split()).lower() for found in _QUOTED.findall(task) for part in found if part]
     name = " ".join((node.text or node.name).split()).lower()
+    if _ASKS_TO_TYPE.search(without_quotes(task)):
+        return False
     return bool(quoted) and bool(name) and all(text == name for text in quoted)
 
 

@@ -1,0 +1,62 @@
+"""A word typed where the task asks for the Nth word, and no text in view has it there, is held back
+once, naming the Nth word of the page's longest text; the page's copy of the instruction is not counted.
+The Nth word of any text in view, the same word again, and a task that asks for no Nth word go through,
+as does any word on a page whose other field shows a value. The page is a word puzzle with a quotation,
+unlike the MiniWoB++ paragraph the rule was chosen on."""
+
+from __future__ import annotations
+
+from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult
+from tests.support.actions import type_as_model
+from tests.support.server import LocalServer
+
+_TASK = "Type the 4th word of the quotation into the answer box."
+
+
+async def _type(session: BrowserSession, server: LocalServer, text: str, task: str = _TASK) -> ActionResult:
+    return await type_as_model(session, server.url("controller/word_puzzle.html"), "Answer", text, task)
+
+
+async def test_a_word_of_the_instruction_is_held_once_naming_the_nth_word_of_the_longest_text(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    held = await _type(session, server, "word")
+    assert held.error is not None and held.error.startswith("Not typed into element "), held
+    assert held.error.endswith(
+        ": the task asks for 'the 4th word', and 'word' (a word of the task's own sentence) is not that word "
+        "of any text in view. In 'Slow rivers slowly carve deep canyons …' it is 'carve': type that word (or "
+        "the same text again if you meant it)."
+    ), held.error
+    assert await session.page.input_value("#answer") == ""
+    again = await _type(session, server, "word")
+    assert again.error is None and await session.page.input_value("#answer") == "word"
+
+
+async def test_the_nth_word_of_any_text_in_view_is_typed_at_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    right = await _type(session, server, "Carve")
+    assert right.error is None and await session.page.input_value("#answer") == "Carve", right
+    other = await _type(session, server, "District")  # the credit's 4th word: the model may mean it
+    assert other.error is None and await session.page.input_value("#answer") == "District", other
+
+
+async def test_the_last_word_is_named_and_other_tasks_are_not_checked(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    last = await _type(session, server, "rivers", "Type the last word of the quotation into the answer box.")
+    assert last.error is not None and last.error.endswith(
+        "In '… wind and rain' it is 'rain': type that word (or the same text again if you meant it)."
+    ), last
+    free = await _type(session, server, "rivers", "Type a river's name into the answer box.")
+    assert free.error is None and await session.page.input_value("#answer") == "rivers", free
+
+
+async def test_a_page_whose_other_field_shows_a_value_is_not_checked(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url("controller/word_puzzle.html"))
+    await session.page.fill("#notes", "canyons are carved by water over time")
+    typed = await _type(session, server, "word")
+    assert typed.error is None and await session.page.input_value("#answer") == "word", typed
