@@ -285,12 +285,12 @@ def _cut_tail(text: str, chars: int) -> str:
 
 
 def _result_text(result: RecordedResult) -> str:
-    """An action's outcome in the memo: a failure (or a hold: nothing done, for a reason the model can
-    weigh) in full, other content cut when not kept in memory."""
+    """An action's outcome in the memo: a failure (a hold too) in full, other content cut when not kept in
+    memory."""
     name = result.action or "action"
     outcome = describe_outcome(result)
     if outcome.kind == "failed":
-        return f"{name} {'held back' if result.held else 'failed'}: {outcome.text}"
+        return f"{name} failed: {outcome.text}"
     content = result.extracted_content or "ok"
     if not result.include_in_memory and len(content) > 200:
         content = content[:200] + "..."

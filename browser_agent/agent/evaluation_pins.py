@@ -14,29 +14,26 @@ from __future__ import annotations
 
 from browser_agent.record import AgentStep
 
-__all__ = ["FIRST_EVALUATION", "HELD_EVALUATION", "Pins", "verdict"]
+__all__ = ["FIRST_EVALUATION", "Pins", "verdict"]
 
 Pins = tuple[tuple[str, str], ...]  # (dotted path of a reply field, the only text the grammar admits)
 
 _EVALUATION = "current_state.evaluation_previous_goal"
 FIRST_EVALUATION: Pins = ((_EVALUATION, "None yet: this is the first step; start on the task."),)
-HELD_EVALUATION = "Held back: nothing was done; the outcome above says why and what to do instead."
 
 
 def verdict(step: AgentStep) -> Pins:
     """The next reply's evaluation, pinned to what the step's actions did: "Success" when all ran,
-    "Failed" when one failed, ``HELD_EVALUATION`` when the only failures were holds (a check on the
-    model's choice kept it back once: nothing went wrong, the hold names what the task seems to want);
-    nothing (the model's own words) when none ran.
+    "Failed" when one failed, a hold too; nothing (the model's own words) when none ran.
 
     A small model's own verdict was "Failed" after 43 of 47 steps whose actions all worked (MiniWoB++
     development half, seeds 0 and 1: a field read back holding the typed text, a box now checked), and it
     then acted on the failure it made up: typed again, or ended the run with ``done``. What the actions
-    did is known; the model goes on from it. Told "Failed" after a hold, it went back a step (clicked
-    the menu it had opened, click-menu 48 and 52) instead of the element the hold named."""
+    did is known; the model goes on from it. A hold (``HeldBackError``) is pinned "Failed" as well: with
+    "Held back: nothing was done; the outcome above says why and what to do instead." the model went
+    back a step where it had gone on ("nothing is selected", click-menu 6) and took the task for done
+    after a held-back ``done`` (email-inbox 16); 21 development episodes with holds, no gain."""
     if step.step == 0 or step.model_output is None or not step.results:
         return ()
-    failed = [r for r in step.results if r.error is not None]
-    if step.error is None and failed and all(r.held for r in failed):
-        return ((_EVALUATION, HELD_EVALUATION),)
-    return ((_EVALUATION, "Failed" if step.error is not None or failed else "Success"),)
+    failed = step.error is not None or any(r.error is not None for r in step.results)
+    return ((_EVALUATION, "Failed" if failed else "Success"),)
