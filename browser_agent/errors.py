@@ -37,6 +37,7 @@ __all__ = [
     "DomainNotAllowedError",
     "ElementNotFoundError",
     "HeldBackError",
+    "HeldForNowError",
     "ModelError",
     "ModelOutputError",
     "NavigationError",
@@ -67,6 +68,11 @@ class ActionError(BrowserAgentError):
 class HeldBackError(ActionError):
     """A check on the model's choice held the action back, once: nothing was done, the message says why
     and what the task seems to want instead; the same action again is run."""
+
+
+class HeldForNowError(HeldBackError):
+    """A hold whose advice includes the same action later: another text typed into the same field, or
+    this click once the form's fields are set. The agent keeps offering it to the model."""
 
 
 class ElementNotFoundError(ActionError):

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from browser_agent.controller import ActionResult
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.llm.schemas import NO_ELEMENT
-from browser_agent.record import ActionCall, RecordedResult, describe_call
+from browser_agent.record import ActionCall, describe_call
 
 __all__ = ["MAX_REPEATS", "NO_ELEMENT", "LoopWatch", "loop_error", "page_key", "repeat_warning"]
 
@@ -70,13 +71,17 @@ class LoopWatch:
         return before
 
     def release_held(
-        self, step: int, page: str, actions: list[ActionCall], results: Sequence[RecordedResult]
+        self, step: int, page: str, actions: list[ActionCall], results: Sequence[ActionResult]
     ) -> None:
-        """Forget ``actions`` sent at ``step`` on ``page`` when their first result is a hold: nothing ran,
-        and the hold offers the same action again (or another text for the same field). Spent, a held
-        ``input_text`` into field 0 was left out of the next grammar, and the 1.5B model, told which word
-        to type there, clicked the field and pressed the word as a key, step after step (find-word)."""
-        if not actions or not results or not results[0].held:
+        """Forget ``actions`` sent at ``step`` on ``page`` when their first result is a hold that asks for
+        the same action later (``HeldForNowError``: another text into the same field, this click once
+        the form is filled): nothing ran. Spent, a held ``input_text`` into field 0 was left out of the
+        next grammar, and the 1.5B model, told which word to type there, clicked the field and pressed
+        the word as a key, step after step (find-word). A hold that points at another element (the
+        menu item the goal names, Cancel for a question that would leave the page) keeps its click
+        spent: offered again, the model clicked the held element again (login-user-popup 1,
+        search-engine 0 and 5)."""
+        if not actions or not results or not results[0].offered_again:
             return
         key = (page, json.dumps([a.flat() for a in actions], sort_keys=True, default=str))
         if step in self._seen.get(key, []):

@@ -48,10 +48,12 @@ class ActionResult(RecordedResult):
 
     The saved fields are ``RecordedResult``'s. ``element`` is the element acted on, ``fingerprint`` what
     finds it again on a later page (replay, workflows), and ``usage`` the tokens an extraction model spent
-    on the action (for the run's totals); none of them is serialized with the result (the record keeps
-    the fingerprint beside it).
+    on the action (for the run's totals), ``offered_again`` that its hold (``HeldForNowError``) asks for
+    the same action later; none of them is serialized with the result (the record keeps the fingerprint
+    beside it).
     """
 
     element: InstanceOf[ElementNode] | None = Field(default=None, exclude=True)
     fingerprint: InstanceOf[Fingerprint] | None = Field(default=None, exclude=True)
     usage: InstanceOf[TokenUsage] | None = Field(default=None, exclude=True)
+    offered_again: bool = Field(default=False, exclude=True)

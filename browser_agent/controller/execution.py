@@ -19,7 +19,7 @@ from browser_agent.controller.context import ActionContext
 from browser_agent.controller.placeholders import Placeholders
 from browser_agent.controller.registry import RegisteredAction
 from browser_agent.dom.snapshot import ElementNode
-from browser_agent.errors import ActionError, HeldBackError, UserError
+from browser_agent.errors import ActionError, HeldBackError, HeldForNowError, UserError
 
 __all__ = ["execute"]
 
@@ -34,8 +34,9 @@ async def execute(registered: RegisteredAction, action: ActionModel, ctx: Action
         params = _filled(registered, action.params(), ctx, node)
         raw = await _call(registered, params, ctx)
     except ActionError as exc:
-        held = isinstance(exc, HeldBackError)
-        return ActionResult(action=registered.name, error=ctx.redact(str(exc)), element=node, held=held)
+        held, again = isinstance(exc, HeldBackError), isinstance(exc, HeldForNowError)
+        error = ctx.redact(str(exc))
+        return ActionResult(action=registered.name, error=error, element=node, held=held, offered_again=again)
     result = _as_result(registered.name, raw)
     return result.model_copy(
         update={

@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 from browser_agent.controller.actions.refusals import said
 from browser_agent.controller.actions.submit_guard import may_send
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import HeldBackError
+from browser_agent.errors import HeldForNowError
 
 __all__ = ["check_expanded_first"]
 
@@ -51,7 +51,7 @@ def check_expanded_first(
     if closed is None:
         return
     held.add(key)
-    raise HeldBackError(
+    raise HeldForNowError(
         f"element {index} would send the form before what the task asks to expand is open: "
         f"{said(closed, redact, snapshot)} is collapsed; click it first, or click element {index} again to "
         "send the form as it is."

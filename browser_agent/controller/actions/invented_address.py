@@ -22,7 +22,7 @@ from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
 from browser_agent.dom.serializer import render
 from browser_agent.dom.snapshot import DomSnapshot
-from browser_agent.errors import HeldBackError
+from browser_agent.errors import HeldForNowError
 
 __all__ = ["text_for_address"]
 
@@ -69,7 +69,7 @@ async def text_for_address(
             return named, f" in place of {quote(address)} (a made-up address; the task gives the name)"
         held.add(address)
         instead = f"the task names {quote(named)}: type that" if named else "type what the task gives"
-        raise HeldBackError(
+        raise HeldForNowError(
             f"Not typed into element {index}: {quote(address)} is an email address that neither the task nor "
             f"the page gives (a made-up one); {instead} (or the same text again if you meant it)."
         )

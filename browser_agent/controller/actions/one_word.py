@@ -17,7 +17,7 @@ from weakref import WeakKeyDictionary
 from browser_agent.controller.actions.ordinal_word import NthWord
 from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.controller.context import ActionContext
-from browser_agent.errors import HeldBackError
+from browser_agent.errors import HeldForNowError
 
 __all__ = ["check_one_word"]
 
@@ -56,7 +56,7 @@ def check_one_word(index: int, text: str, ctx: ActionContext, nth: NthWord | Non
     hint = f"; the {which} of them is {ctx.quote(pick)}" if pick else ""
     if not pick and nth is not None:
         hint = f"; in {ctx.quote(nth.shown)} the {which} word is {ctx.quote(nth.word)}"
-    raise HeldBackError(
+    raise HeldForNowError(
         f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "
         f"{ctx.quote(text.strip(), 60)} is {len(words)} words{hint}: type the one word the task asks for (or "
         "the same text again if you meant it)."

@@ -21,7 +21,7 @@ from browser_agent.controller.actions.refusals import shows_value
 from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot, TextNode
 from browser_agent.dom.text_limits import ELLIPSIS
-from browser_agent.errors import HeldBackError
+from browser_agent.errors import HeldForNowError
 
 __all__ = ["NthWord", "check_ordinal_word", "nth_word"]
 
@@ -120,7 +120,7 @@ def check_ordinal_word(index: int, text: str, nth: NthWord | None, ctx: ActionCo
         return
     held.add(word)
     own = " (a word of the task's own sentence)" if word in _WORD.findall(ctx.task.lower()) else ""
-    raise HeldBackError(
+    raise HeldForNowError(
         f"Not typed into element {index}: the task asks for {ctx.quote(nth.said)}, and {ctx.quote(typed[0])}"
         f"{own} is not that word of any text in view. In {ctx.quote(nth.shown)} it is {ctx.quote(nth.word)}: "
         "type that word (or the same text again if you meant it)."

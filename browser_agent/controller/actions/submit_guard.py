@@ -20,7 +20,7 @@ from browser_agent.controller.actions.refusals import fields_of, said
 from browser_agent.controller.actions.task_quotes import without_quotes
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
-from browser_agent.errors import ElementNotFoundError, HeldBackError
+from browser_agent.errors import ElementNotFoundError, HeldForNowError
 
 __all__ = ["check_no_open_suggestions", "check_not_sending_unset", "may_send", "note_chosen"]
 
@@ -138,7 +138,7 @@ async def check_not_sending_unset(
         return
     held.add(key)
     named = ", ".join(f"{said(n, redact, snapshot)} {_SAID[how]}" for n, how in unset[:_SHOWN])
-    raise HeldBackError(
+    raise HeldForNowError(
         f"element {index} would send the form with fields not set yet: {named}; set them first, or click "
         f"element {index} again to send it as it is."
     )
@@ -229,7 +229,7 @@ def check_no_open_suggestions(
             continue
         held.add(key)
         offered = ", ".join(f"[{n.index}] {redact(text)[:40]!r}" for n, text in holding[:_SHOWN])
-        raise HeldBackError(
+        raise HeldForNowError(
             f"element {index} would send {said(field, redact, snapshot)} holding only {redact(typed)[:40]!r} "
             f"while its suggestion list is open: {offered}; click a suggestion to fill the field, or click "
             f"element {index} again to send it as typed."

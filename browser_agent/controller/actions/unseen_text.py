@@ -23,7 +23,7 @@ from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.context import ActionContext
 from browser_agent.dom.serializer import render
 from browser_agent.dom.snapshot import DomSnapshot
-from browser_agent.errors import HeldBackError
+from browser_agent.errors import HeldForNowError
 
 __all__ = ["check_text_seen"]
 
@@ -104,7 +104,7 @@ async def check_text_seen(index: int, text: str, snapshot: DomSnapshot, ctx: Act
         return  # a value of the model's own where the page labels none of the task's words: a form to fill
     held.add(key)
     label, value = ctx.redact(labelled[0]), ctx.quote(labelled[1], _VALUE_CAP)
-    raise HeldBackError(
+    raise HeldForNowError(
         f"Not typed into element {index}: {ctx.quote(stripped)} is in neither the task nor the page (a "
         f"made-up value?); the page gives {label} as {value}: type {value} (or {ctx.quote(stripped)} again "
         "if you meant it)."
