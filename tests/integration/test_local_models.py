@@ -465,6 +465,36 @@ async def test_an_action_held_back_is_offered_again_and_no_repeat_is_warned_of(
     assert "You sent exactly these actions" not in last_request
 
 
+async def test_a_click_held_back_for_another_element_stays_spent(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """A hold that names another element (the button the task quotes) keeps the held click out of the
+    next grammar, as any lone action that left the page as it was: offered again, the 1.5B model clicked
+    the held element again (search-engine 0 and 5, login-user-popup 1)."""
+    page = server.url("controller/cookie_banner.html")
+    await session.navigate(page)
+    state = await session.state()
+    assert state.snapshot is not None
+    names = {n.name or n.text: i for i, n in state.snapshot.selector_map.items()}
+    wrong = names["Accept all"]
+    replies = [
+        {"current_state": brain("accept"), "action": [{"action": "click_element", "index": wrong}]},
+        {"current_state": brain("again"), "action": [{"action": "click_element", "index": names["Accept"]}]},
+        {"current_state": brain("report"), "action": [{"action": "done", "text": "ok", "success": True}]},
+    ]
+    with FakeOpenAI(replies) as fake:
+        settings = AgentSettings(tool_calling_method="json_schema", max_corrections=0)
+        history = await Agent(
+            'Click "Accept" on the cookie banner.', local_llm(fake), browser=session, settings=settings
+        ).run(4)
+    assert history.final_result() == "ok" and history.steps[0].results[0].held
+    assert await session.page.text_content("#said") == "Chose needed cookies only"
+    branches = fake.requests[1]["response_format"]["json_schema"]["schema"]["properties"]["action"]["items"]
+    clicks = [b for b in branches["anyOf"] if b["properties"]["action"]["enum"] == ["click_element"]]
+    assert clicks and wrong not in clicks[0]["properties"]["index"]["enum"], clicks
+    assert names["Accept"] in clicks[0]["properties"]["index"]["enum"]
+
+
 async def test_json_schema_leaves_out_an_extraction_or_wait_that_left_the_page_as_it_was(
     session: BrowserSession, server: LocalServer
 ) -> None:
