@@ -398,6 +398,24 @@ def test_openai_hosted_gets_the_same_schema_every_step(monkeypatch: pytest.Monke
     assert index_schema(local) == {"type": "integer", "enum": [0, 1]}
 
 
+def _pinned_evaluation(request: dict[str, Any]) -> list[str] | None:
+    """The evaluation a ``json_schema`` request's grammar writes for the model (None: the model's own)."""
+    schema = request["response_format"]["json_schema"]["schema"]
+    enum: list[str] | None = schema["properties"]["current_state"]["properties"][
+        "evaluation_previous_goal"
+    ].get("enum")
+    return enum
+
+
+def _offered_indices(request: dict[str, Any], action: str) -> list[int] | None:
+    """The element indices a request's grammar offers ``action`` on (None: the action is left out)."""
+    branches = request["response_format"]["json_schema"]["schema"]["properties"]["action"]["items"]["anyOf"]
+    found = [
+        b["properties"]["index"]["enum"] for b in branches if b["properties"]["action"]["enum"] == [action]
+    ]
+    return found[0] if found else None
+
+
 async def test_the_evaluation_is_pinned_to_what_the_last_actions_did(
     session: BrowserSession, server: LocalServer
 ) -> None:
@@ -416,12 +434,7 @@ async def test_the_evaluation_is_pinned_to_what_the_last_actions_did(
         settings = AgentSettings(tool_calling_method="json_schema", max_corrections=0, max_failures=5)
         history = await Agent("Look", local_llm(fake), browser=session, settings=settings).run(5)
     assert history.final_result() == "ok"
-    pinned = [
-        r["response_format"]["json_schema"]["schema"]["properties"]["current_state"]["properties"][
-            "evaluation_previous_goal"
-        ].get("enum")
-        for r in fake.requests
-    ]
+    pinned = [_pinned_evaluation(r) for r in fake.requests]
     assert pinned == [[FIRST_EVALUATION], ["Success"], ["Failed"], None]
     evaluations = [
         s.model_output.current_state.evaluation_previous_goal for s in history.steps if s.model_output
@@ -447,21 +460,14 @@ async def test_an_action_held_back_is_offered_again_and_no_repeat_is_warned_of(
         settings = AgentSettings(tool_calling_method="json_schema", max_corrections=0)
         history = await Agent(task, local_llm(fake), browser=session, settings=settings).run(4)
     assert history.final_result() == "ok"
-    pinned = [
-        r["response_format"]["json_schema"]["schema"]["properties"]["current_state"]["properties"][
-            "evaluation_previous_goal"
-        ].get("enum")
-        for r in fake.requests
-    ]
+    pinned = [_pinned_evaluation(r) for r in fake.requests]
     assert pinned == [[FIRST_EVALUATION], ["Success"], ["Failed"]]
     last_request = json.dumps(fake.requests[-1]["messages"])
     assert "input_text failed: Not typed into element 0: the task asks for one word" in last_request
     assert history.steps[1].results[0].held
     assert await session.page.input_value("#answer") == ""
     # nothing ran: typing into field 0 is offered again (the hold asks for it), and no repeat is warned of
-    branches = fake.requests[-1]["response_format"]["json_schema"]["schema"]["properties"]["action"]["items"]
-    typing = [b for b in branches["anyOf"] if b["properties"]["action"]["enum"] == ["input_text"]]
-    assert typing and typing[0]["properties"]["index"]["enum"] == [0], typing
+    assert _offered_indices(fake.requests[-1], "input_text") == [0]
     assert "You sent exactly these actions" not in last_request
 
 
@@ -489,10 +495,8 @@ async def test_a_click_held_back_for_another_element_stays_spent(
         ).run(4)
     assert history.final_result() == "ok" and history.steps[0].results[0].held
     assert await session.page.text_content("#said") == "Chose needed cookies only"
-    branches = fake.requests[1]["response_format"]["json_schema"]["schema"]["properties"]["action"]["items"]
-    clicks = [b for b in branches["anyOf"] if b["properties"]["action"]["enum"] == ["click_element"]]
-    assert clicks and wrong not in clicks[0]["properties"]["index"]["enum"], clicks
-    assert names["Accept"] in clicks[0]["properties"]["index"]["enum"]
+    offered = _offered_indices(fake.requests[1], "click_element")
+    assert wrong not in offered and names["Accept"] in offered, offered
 
 
 async def test_json_schema_leaves_out_an_extraction_or_wait_that_left_the_page_as_it_was(
