@@ -32,7 +32,7 @@ def verdict(step: AgentStep) -> Pins:
     did is known; the model goes on from it. A hold (``HeldBackError``) is pinned "Failed" as well: with
     "Held back: nothing was done; the outcome above says why and what to do instead." the model went
     back a step where it had gone on ("nothing is selected", click-menu 6) and took the task for done
-    after a held-back ``done`` (email-inbox 16); 21 development episodes with holds, no gain."""
+    after a held-back ``done`` (email-inbox 16); email-inbox 4/18 either way."""
     if step.step == 0 or step.model_output is None or not step.results:
         return ()
     failed = step.error is not None or any(r.error is not None for r in step.results)
