@@ -49,7 +49,7 @@ from browser_agent.llm import (
     TokenUsage,
     ask_structured,
 )
-from browser_agent.record import ActionCall, AgentStep, StepOutput, StepScreenshot, describe_outcome
+from browser_agent.record import ActionCall, AgentStep, StepOutput, StepScreenshot, describe_step
 from browser_agent.sensitive import Secrets
 
 __all__ = ["StepDeps", "StepRunner"]
@@ -392,11 +392,5 @@ class StepRunner:
         step.screenshot = shot
         self.deps.messages.add_memo(step)
         self._verdict = verdict(step)
-        logger.info("step %d: %s", step.step, _outcome_line(step))
+        logger.info("step %d: %s", step.step, describe_step(step))
         return step
-
-
-def _outcome_line(step: AgentStep) -> str:
-    """One log line for a finished (already redacted) step."""
-    done = ", ".join(f"{r.action}: {describe_outcome(r).cut(120)}" for r in step.results)
-    return done or step.error or "no actions"

@@ -2,7 +2,7 @@
 the elements they touched, timings and tokens), the history of a run, and the words for an action and
 its outcome. Saved as JSON and loaded back for replay and reports."""
 
-from browser_agent.record.describe import Outcome, describe_call, describe_outcome
+from browser_agent.record.describe import Outcome, describe_call, describe_outcome, describe_step
 from browser_agent.record.fingerprint import Fingerprint
 from browser_agent.record.history import ActionParser, AgentHistory, EndReason, RunUsage
 from browser_agent.record.result import RecordedResult
@@ -33,4 +33,5 @@ __all__ = [
     "TokenUsage",
     "describe_call",
     "describe_outcome",
+    "describe_step",
 ]

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from browser_agent.record.result import RecordedResult
-from browser_agent.record.step import ActionCall
+from browser_agent.record.step import ActionCall, AgentStep
 
-__all__ = ["Outcome", "describe_call", "describe_outcome"]
+__all__ = ["Outcome", "describe_call", "describe_outcome", "describe_step"]
 
 OutcomeKind = Literal["failed", "skipped", "ok"]
 
@@ -41,3 +41,9 @@ def describe_outcome(result: RecordedResult) -> Outcome:
     if result.skipped:
         return Outcome("skipped", result.extracted_content or "")
     return Outcome("ok", result.extracted_content or "ok")
+
+
+def describe_step(step: AgentStep) -> str:
+    """One line for a finished step (the log's): each action's outcome, else the step's error."""
+    done = ", ".join(f"{r.action}: {describe_outcome(r).cut(120)}" for r in step.results)
+    return done or step.error or "no actions"
