@@ -3,8 +3,7 @@
 The controller's ``ActionResult`` (``browser_agent.controller``) is this plus what only the running
 process holds (the element acted on, its fingerprint, the extraction model's tokens); a step keeps either,
 and saves both alike. A loaded history holds these. ``held`` marks an error that is a hold
-(``HeldBackError``): nothing was done, once, for a reason the model can weigh; the next reply's evaluation
-and the step's memo say so (``agent/evaluation_pins.py``).
+(``HeldBackError``): a check on the model's choice kept the action back once, and nothing was done.
 """
 
 from __future__ import annotations
