@@ -8,7 +8,9 @@ small model does not count words. The words of a text in view are counted here. 
 some text in view goes through (the model may mean another text than the longest); so does the same word
 typed again. Text that is the task's own (a page that prints the instruction) is not counted, nor is
 the end of a text the view cut. A page with a field that shows a value (a text area to read) is not
-checked: the view shows only the ends of a value.
+checked: the view shows only the ends of a value. find-word, seeds 0-9 and 45-53: 1/19 before, 10/19
+with this rule, the quoted Submit held over the empty field, and the held typing offered again
+(``agent/loops.py``).
 """
 
 from __future__ import annotations
