@@ -2,7 +2,8 @@
 once, naming the Nth word of the page's longest text; the page's copy of the instruction is not counted.
 The Nth word of any text in view, the same word again, and a task that asks for no Nth word go through,
 as does any word on a page whose other field shows a value. The page is a word puzzle with a quotation,
-unlike the MiniWoB++ paragraph the rule was chosen on."""
+unlike the MiniWoB++ paragraph the rule was chosen on; its control with no name once made the last word
+raise IndexError (scroll-text, seed 54: the run ended on it)."""
 
 from __future__ import annotations
 

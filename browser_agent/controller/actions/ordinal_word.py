@@ -68,7 +68,7 @@ def _texts(snapshot: DomSnapshot, task: str) -> list[list[str]]:
 def _word_at(words: list[str], place: int) -> str | None:
     """The word at ``place`` (1-based, -1 the last) of ``words``; None where there is none, or the view
     cut it."""
-    if place > len(words):
+    if not words or place > len(words):  # an element with no name has no words
         return None
     word = words[place - 1] if place > 0 else words[place]
     return None if word == ELLIPSIS else word
