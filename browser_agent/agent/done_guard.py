@@ -32,7 +32,8 @@ button whose name follows press, click, hit, tap or push in a goal of the run co
 names; the refusal quotes the model's own plan.
 
 The same holds for a text the task gives to type ("reply to them with the text "Gravida."") that the run
-never typed, chose nor clicked (``agent/untyped_text.py``): the model opened the mail and called ``done``.
+never typed, chose nor clicked (``controller/actions/untyped_text.py``): the model opened the mail and
+called ``done``.
 
 The same holds for a task that asks to click the Nth result of a paged list when no result of it was
 clicked in the run (``agent/result_unclicked.py``): the refusal names the result, or its page's link.
@@ -52,10 +53,10 @@ from browser_agent.agent.answer_check import asks_question, holds_answer
 from browser_agent.agent.result_unclicked import advice, unclicked_result
 from browser_agent.agent.task_hidden import HiddenName, quoted_names
 from browser_agent.agent.unsent_form import FormWatch
-from browser_agent.agent.untyped_text import untyped
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.advice import advise as advised
-from browser_agent.controller.actions.refusals import is_button, said
+from browser_agent.controller.actions.refusals import is_button, said, shows_value
+from browser_agent.controller.actions.untyped_text import untyped
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.llm.schemas import NO_ELEMENT
 from browser_agent.record import ActionCall
@@ -166,6 +167,34 @@ class DoneGuard:
                 return node
         return None
 
+    def _unsent_error(
+        self,
+        task: str,
+        filled: ElementNode,
+        sender: ElementNode,
+        snapshot: DomSnapshot | None,
+        redact: Callable[[str], str],
+    ) -> str:
+        """The refusal of a ``done`` while the form of ``filled`` (a field the run brought up) was never sent
+        by ``sender``: what to type into it first, unless it is filled in already."""
+        send = f"click element {sender.index} ({_control(sender, redact)}) to send it"
+        field = said(filled, redact, snapshot)
+        text = None if self._asked_to_type else untyped(task, self.typed | self.chosen | self.pressed)
+        if text is not None:  # told "fill in what the task gives", the model clicked send at once
+            self._asked_to_type = True
+            fill = f"type {_quoted(text, redact)}, which the task gives, into element {filled.index}"
+        elif shows_value(filled):  # told to fill it in, the model typed the same text again
+            return (
+                f"not done yet: {field} is filled in, and its form was not sent in this run: {send} (a later "
+                "done ends the run as it is)."
+            )
+        else:
+            fill = "fill in what the task gives"
+        return (
+            f"not done yet: the form of {field} was not sent in this run: {fill}, then {send} (a later done "
+            "ends the run as it is)."
+        )
+
     def check(
         self,
         task: str,
@@ -230,17 +259,7 @@ class DoneGuard:
             filled, sender = unsent
             self._held.add(sender.element_id)
             advise(sender)
-            send = f"click element {sender.index} ({_control(sender, redact)}) to send it"
-            text = None if self._asked_to_type else untyped(task, self.typed | self.chosen | self.pressed)
-            if text is not None:  # told "fill in what the task gives", the model clicked send at once
-                self._asked_to_type = True
-                fill = f"type {_quoted(text, redact)}, which the task gives, into element {filled.index}"
-            else:
-                fill = "fill in what the task gives"
-            error = (
-                f"not done yet: the form of {said(filled, redact, snapshot)} was not sent in this run: "
-                f"{fill}, then {send} (a later done ends the run as it is)."
-            )
+            error = self._unsent_error(task, filled, sender, snapshot, redact)
         elif not self._asked_to_type and (text := untyped(task, self.typed | self.chosen | self.pressed)):
             self._asked_to_type = True
             error = (

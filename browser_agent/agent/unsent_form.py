@@ -25,7 +25,7 @@ from urllib.parse import urldefrag
 
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.refusals import is_text_field, shows_value
-from browser_agent.controller.actions.submit_guard import may_send
+from browser_agent.controller.actions.submit_guard import icon_sends, may_send
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 
 __all__ = ["FormWatch"]
@@ -37,10 +37,9 @@ _SEND_WORDS = frozenset({"send", "submit", "post"})  # a control so named sends,
 
 def _sends(node: ElementNode) -> bool:
     """A submit button, a box named for sending, or an icon named for it (``send-forward``)."""
-    icon_words = set((node.icon or "").lower().replace("_", "-").split("-"))
     name = " ".join((node.name or node.text).split()).lower()
     if not name:
-        return bool(icon_words & _SEND_WORDS)
+        return icon_sends(node)
     return may_send(node) or name in _SEND_WORDS
 
 

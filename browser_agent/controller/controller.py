@@ -256,6 +256,17 @@ class _Marker:
 PAGE_INDEPENDENT = frozenset({"extract_content", "scroll_to_text", "wait"})
 
 
+def _runs_after_failure(failed: ActionResult, following: ActionModel) -> bool:
+    """Whether ``following`` still runs after ``failed``, an action that changed nothing: a read or a
+    scroll that failed (the 1.5B model put an invented scroll_to_text before its click on Forward, and
+    lost the click four steps in a row), or a click held back (nothing done) before typing into a field the
+    model saw (told that its click on a reply box's × would close the box before its text was typed, the
+    model had the typing that followed the click left undone, and gave up)."""
+    if failed.action in PAGE_INDEPENDENT:
+        return True
+    return failed.held and failed.action == "click_element" and following.action == "input_text"
+
+
 def _moved(before: _Marker, after: _Marker) -> str | None:
     """How the page changed under an action: a tab opened or closed, another tab current, a navigation."""
     if after.pages != before.pages:
@@ -282,8 +293,10 @@ async def _stop_reason(
     field (``controller/opened_typing.py``)."""
     if result.is_done:
         return "done ends the step", None
-    if result.error:
+    if result.error and not _runs_after_failure(result, following):
         return f"{result.action} failed", None
+    if result.error:  # the failure changed nothing: the model's indices still hold
+        return None, None
     if following.action in PAGE_INDEPENDENT:
         return None, None
     if moved is not None:

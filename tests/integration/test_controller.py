@@ -105,6 +105,20 @@ async def test_a_bad_index_is_an_error_for_the_model_and_stops_the_list(form: Br
     assert results[1].skipped
 
 
+async def test_a_failed_scroll_to_text_leaves_the_page_and_the_next_click_runs(form: BrowserSession) -> None:
+    count = await index_of(form, "Count")
+    results = await Controller().run(
+        [
+            {"action": "scroll_to_text", "text": "a sentence this page never had"},
+            {"action": "click_element", "index": count},
+        ],
+        form,
+    )
+    assert results[0].error is not None and "not on the page" in results[0].error, results
+    assert results[1].error is None and not results[1].skipped, results
+    assert await form.page.locator("#counter").inner_text() == "Clicked 1"
+
+
 async def test_custom_sync_and_async_actions_get_the_context_injected(form: BrowserSession) -> None:
     controller = Controller()
 

@@ -135,3 +135,35 @@ async def test_with_a_grammar_the_opened_item_is_not_clicked_the_step_after(
     assert await _chosen(session) == "Spades"
     first, second, third = (clickable(r) for r in fake.requests)
     assert tools in first and tools not in second and tools in third
+
+
+async def test_a_click_on_an_opened_step_of_the_path_the_task_names_is_held_back(
+    shop: BrowserSession,
+) -> None:
+    """Asked for a path, the 1.5B model opened its first two steps, then clicked the first again, which
+    chose it; held back, it is told the furthest step in view."""
+    task = "In the shop menu, choose Tools > Shears > Pruning shears."
+    await _click(shop, "Tools")
+    await _click(shop, "Shears")
+    tools, pruning = await index_of(shop, "Tools"), await index_of(shop, "Pruning shears")
+    action = {"action": "click_element", "index": tools}
+    [held] = await Controller().run([action], shop, model_chose=True, task=task)  # type: ignore[list-item]
+    assert held.error == (
+        f"element {tools} is a step of the menu path the task names whose items are open already: a click on "
+        f"it would choose it. The path goes on to element {pruning} ('Pruning shears') in view: click that."
+    )
+    assert await _chosen(shop) == "nothing"
+    # held every time: the 1.5B model, held once, pointed at the next step and then clicked the first again
+    [again] = await Controller().run([action], shop, model_chose=True, task=task)  # type: ignore[list-item]
+    assert again.error == held.error and await _chosen(shop) == "nothing"
+    [plain] = await Controller().run([action], shop, model_chose=False, task=task)  # type: ignore[list-item]
+    assert plain.error is None and await _chosen(shop) == "Tools"  # a replay clicks what it recorded
+
+
+async def test_a_step_of_the_path_with_no_later_step_in_view_is_clicked_as_usual(
+    shop: BrowserSession,
+) -> None:
+    action = {"action": "click_element", "index": await index_of(shop, "Tools")}
+    task = "Choose Tools > Shears > Pruning shears."
+    [opened] = await Controller().run([action], shop, model_chose=True, task=task)  # type: ignore[list-item]
+    assert opened.error is None and (opened.extracted_content or "").startswith("Opened the submenu")

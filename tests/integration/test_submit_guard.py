@@ -127,6 +127,34 @@ async def test_a_form_with_nothing_set_names_its_list_and_radios(page: BrowserSe
     assert sent.error is None and await _sent(page) == "order"
 
 
+async def test_the_radio_the_task_names_is_the_one_the_hold_names(page: BrowserSession) -> None:
+    """Told that the group's first radio was not chosen yet, the 1.5B model clicked Submit again; named the
+    radio its task asked for, it has the index to click."""
+    order, bag = await index_of(page, "Order"), await index_of(page, "Bag")
+    task = "Wrap it in a Bag and order."
+    [held] = await Controller().run(
+        [{"action": "click_element", "index": order}], page, model_chose=True, task=task
+    )
+    assert held.error is not None and f'[{bag}] <input> "Bag" not chosen yet' in held.error, held.error
+    assert '"Box"' not in held.error
+
+
+async def test_the_recipient_the_task_names_is_the_text_the_hold_asks_for(page: BrowserSession) -> None:
+    """Told to "set them first" over the empty "to:" of a forwarded mail, the 1.5B model clicked send
+    again; the hold names whom the task sends to."""
+    send, to = await index_of(page, "Send"), await index_of(page, "share-to")
+    task = "Send the price list to Marguerite."
+    [held] = await Controller().run(
+        [{"action": "click_element", "index": send}], page, model_chose=True, task=task
+    )
+    assert held.error == (
+        f'element {send} would send the form with fields not set yet: [{to}] <input> "to:" empty; type '
+        f"'Marguerite' into element {to} first (the task gives it), or click element {send} again to send it "
+        "as it is."
+    ), held.error
+    assert await _sent(page) == ""
+
+
 async def test_a_list_chosen_at_the_option_the_page_had_chosen_counts_as_set(page: BrowserSession) -> None:
     """Told to choose the list's first option, the model chose it; the guard still called the list "not
     chosen yet", and the model, confused, never sent the form."""

@@ -62,6 +62,11 @@ async def test_a_form_filled_in_and_not_sent_is_held_once_then_a_second_done_end
     history = await _run(session, server, TASK, policy)
     held = history.steps[3].results[-1]
     assert held.error is not None and "was not sent in this run" in held.error, held
+    # filled in: told to "fill in what the task gives", the 1.5B model typed the same text again
+    assert '<textarea> "Comment" is filled in, and its form was not sent in this run: click element' in (
+        held.error
+    ), held.error
+    assert "fill in" not in held.error, held.error
     assert history.is_done() and len(history.steps) == 5  # held once: the second done ends the run
     assert (await session.page.inner_text("#comments")).strip() == ""
 

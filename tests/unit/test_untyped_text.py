@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_agent.agent.untyped_text import to_type, untyped
+from browser_agent.controller.actions.untyped_text import recipient, to_type, untyped
 
 
 @pytest.mark.parametrize(
@@ -36,3 +36,11 @@ def test_a_text_counts_as_typed_when_a_typed_chosen_or_clicked_text_holds_it() -
     assert untyped(task, ["gua"]) == "temala"
     assert untyped(task, ["gua", "guatemala"]) is None  # typed the start, then clicked the suggestion
     assert untyped('Reply with the text "Est.  Sit."', ["est. sit."]) is None  # case and spaces aside
+
+
+def test_whom_a_task_forwards_or_sends_to() -> None:
+    assert recipient("Find the email by Audrey and forward that email to Hedy.") == "Hedy"
+    assert recipient("Send the report to ann@example.com before noon.") == "ann@example.com"
+    assert recipient("Forward the post by Joe to @mira.") == "@mira"
+    assert recipient('Reply to Bettine with the text "Gravida."') is None  # a reply goes back: no "to:"
+    assert recipient("Send it to the printer.") is None  # no name

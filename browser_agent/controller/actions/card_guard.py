@@ -9,8 +9,9 @@ tell the cards apart, and exactly one other card shows some: the refusal names t
 same click again goes through (the task may mean it after all).
 
 When no card in view shows the name the task gives ("the email by Cathryn", "@mira's post") and the
-list goes on below, the click is held back once too, saying where the rest of the list is: the model
-had clicked the star of the first card it saw.
+list goes on below, the click is held back once too, and the list scrolled to the name when the page has
+it (else the hold says where the rest of the list is): the model had clicked the star of the first card
+it saw.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
+from browser_agent.controller.actions.scrolling import scroll_to_text
 from browser_agent.controller.actions.task_quotes import without_quotes
+from browser_agent.controller.context import ActionContext
 from browser_agent.dom.cards import LABEL_CAP, card_labels, look_alike_cards
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect
-from browser_agent.errors import HeldBackError
+from browser_agent.errors import ActionError, HeldBackError
 
-__all__ = ["check_card_named"]
+__all__ = ["NameBelow", "check_card_named", "scroll_to_named"]
 
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word of three letters or more
 # A name in a task: a capitalised word not opening a sentence, or a handle ("@mira").
@@ -112,11 +115,36 @@ def _check_name_below(
         card_labels(snapshot.items).get(node.element_id) or " ".join(cards[node.element_id])[:LABEL_CAP]
     )
     name = redact(names[0])
-    raise HeldBackError(
+    raise NameBelow(
         f'element {index} is for "{mine}", but the task names "{name}", and no card in view shows it; the '
         f"list goes on below ({below}). Call scroll_to_text with {name!r} to bring that card into view, or "
-        f"click element {index} again if it is the one meant."
+        f"click element {index} again if it is the one meant.",
+        f'element {index} is for "{mine}", but the task names "{name}", which no card in view showed; the '
+        f"list went on below, and is scrolled to {name!r} now (see the page): click the control of that "
+        "card.",
+        names[0],
     )
+
+
+class NameBelow(HeldBackError):
+    """The hold of a click on a card's control when the card the task names is further down the list:
+    ``name``, to scroll to, and ``scrolled``, the message once the list is scrolled to it."""
+
+    def __init__(self, message: str, scrolled: str, name: str) -> None:
+        super().__init__(message)
+        self.scrolled = scrolled
+        self.name = name
+
+
+async def scroll_to_named(below: NameBelow, ctx: ActionContext) -> HeldBackError:
+    """The hold to raise for ``below``: the list scrolled to the card it names when the page has that name
+    (told to call scroll_to_text, the 1.5B model clicked the list's panel, then the first card: email-inbox
+    seed 5), else ``below`` as it is."""
+    try:
+        await scroll_to_text(below.name, ctx)
+    except ActionError:
+        return below
+    return HeldBackError(below.scrolled)
 
 
 def task_names(task: str) -> list[str]:

@@ -9,12 +9,14 @@ from playwright.async_api import ElementHandle, Page
 from browser_agent.action_specs import elements as specs
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.action_types import ActionResult
-from browser_agent.controller.actions.card_guard import check_card_named
+from browser_agent.controller.actions.card_guard import NameBelow, check_card_named, scroll_to_named
+from browser_agent.controller.actions.close_guard import check_not_closing_unfilled, closes
 from browser_agent.controller.actions.enter_key import EnterWatch
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
 from browser_agent.controller.actions.leave_guard import check_leaving, leaving_question
+from browser_agent.controller.actions.menu_path import check_menu_path
 from browser_agent.controller.actions.model_typing import check_typing, text_meant
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import note_typed
@@ -73,13 +75,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         except OffTheList as exc:  # the step's clicks on the list still run
             return ActionResult(skipped=True, extracted_content=ctx.redact(str(exc)))
     if ctx.model_chose:
-        check_quoted_button(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
-        check_card_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
-        await check_leaving(index, node, _label(node, ctx), ctx)
-        check_not_unchecking(
-            index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session
-        )
-        check_box_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
+        await _check_target(index, node, ctx)
     if announces_submenu(node) and await open_submenu_by_pointing(item := (await ctx.element(index))[1]):
         items = ", ".join(ctx.quote(name, OPTION_CAP) for name in await submenu_items(item))
         await ctx.session.settle()
@@ -122,6 +118,26 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         or await opened_fields_note(session.page, await ctx.current_snapshot())
     )
     return ActionResult(extracted_content=f"Clicked element {index} ({_label(node, ctx)}){note}")
+
+
+async def _check_target(index: int, node: ElementNode, ctx: ActionContext) -> None:
+    """The checks of a click the model chose on what the task names: the button it quotes, the card, the
+    place in a menu path, a question that leaves the page, a box it unchecks or closes."""
+    snapshot = await ctx.current_snapshot()
+    check_quoted_button(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
+    try:
+        check_card_named(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
+    except NameBelow as below:
+        raise await scroll_to_named(below, ctx) from None
+    await check_leaving(index, node, _label(node, ctx), ctx)
+    check_not_unchecking(index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session)
+    check_box_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
+    check_menu_path(index, node, await ctx.current_snapshot(), ctx.task, ctx.redact)
+    if closes(node):
+        handle = (await ctx.element(index))[1]
+        await check_not_closing_unfilled(
+            index, node, handle, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact
+        )
 
 
 _CHECKABLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})

@@ -6,7 +6,9 @@ last two words (``tellus eget``, ``vitae blandit``, ``justo, vulputate.``: scrol
 that asks for one word ("the last word", "the 2nd word", "a word") and a text of several is refused the
 first time, saying how many words it has; asked for the last or the first word, the refusal names the
 last or the first of them; asked for the Nth word, it names the Nth word of the longest text in view
-(``ordinal_word.py``). The same typing again goes through.
+(``ordinal_word.py``), and then holds the typing back every time: no text of several words is the Nth
+word (told once, the 1.5B model typed "the 9th word" again, and then Submit). Other typing goes through
+the second time.
 """
 
 from __future__ import annotations
@@ -46,16 +48,22 @@ def check_one_word(index: int, text: str, ctx: ActionContext, nth: NthWord | Non
         return
     if text.strip().lower() in quoted_texts(ctx.task):
         return  # the task gives the text: 'type the word "New York"'
-    held = _HELD.setdefault(ctx.session, set())
-    key = " ".join(words).lower()
-    if key in held:
-        return
-    held.add(key)
+    if nth is not None and " ".join(_WORD.findall(nth.word)).lower() == " ".join(words).lower():
+        return  # the Nth word is itself several to this count ("e.g.")
     which = (asked.group("which") or "").lower()
     pick = {"last": words[-1], "final": words[-1], "first": words[0]}.get(which)
+    held = _HELD.setdefault(ctx.session, set())
+    key = " ".join(words).lower()
+    if key in held and (nth is None or pick):
+        return
+    held.add(key)
     hint = f"; the {which} of them is {ctx.quote(pick)}" if pick else ""
-    if not pick and nth is not None:
-        hint = f"; in {ctx.quote(nth.shown)} the {which} word is {ctx.quote(nth.word)}"
+    if not pick and nth is not None:  # no text of several words is the Nth word: held every time
+        raise HeldForNowError(
+            f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "
+            f"{ctx.quote(text.strip(), 60)} is {len(words)} words; in {ctx.quote(nth.shown)} the {which} "
+            f"word is {ctx.quote(nth.word)}: type {ctx.quote(nth.word)}."
+        )
     raise HeldForNowError(
         f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "
         f"{ctx.quote(text.strip(), 60)} is {len(words)} words{hint}: type the one word the task asks for (or "

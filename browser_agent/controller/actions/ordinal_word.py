@@ -7,10 +7,10 @@ development episodes, every seed). Told that it had typed several words, it type
 small model does not count words. The words of a text in view are counted here. A word that is the Nth of
 some text in view goes through (the model may mean another text than the longest); so does the same word
 typed again. Text that is the task's own (a page that prints the instruction) is not counted, nor is
-the end of a text the view cut. A page with a field that shows a value (a text area to read) is not
-checked: the view shows only the ends of a value. find-word, seeds 0-9 and 45-53: 1/19 before, 10/19
-with this rule, the quoted Submit held over the empty field, and the held typing offered again
-(``agent/loops.py``).
+the end of a text the view cut. A field that shows a value (a text area to read: "Find the last word in
+the text area") counts with its whole value, read from the page, since the view shows only its ends.
+find-word, seeds 0-9 and 45-53: 1/19 before, 10/19 with this rule, the quoted Submit held over the empty
+field, and the held typing offered again (``agent/loops.py``).
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ import re
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
+from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.actions.refusals import shows_value
 from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot, TextNode
 from browser_agent.dom.text_limits import ELLIPSIS
-from browser_agent.errors import HeldForNowError
+from browser_agent.errors import ActionError, HeldForNowError
 
 __all__ = ["NthWord", "check_ordinal_word", "nth_word"]
 
@@ -65,6 +66,23 @@ def _texts(snapshot: DomSnapshot, task: str) -> list[list[str]]:
     return sorted(texts, key=len, reverse=True)
 
 
+async def _values(snapshot: DomSnapshot, index: int, ctx: ActionContext) -> list[list[str]] | None:
+    """The words of the whole value of each field in view, but element ``index``, that shows one (a text
+    area to read: the view shows only its ends); None when one cannot be read."""
+    values = []
+    for i, node in snapshot.selector_map.items():
+        if i == index or not shows_value(node):
+            continue
+        try:
+            _, handle = await ctx.element(i)
+            value = await handle.evaluate("(el) => String(el.value ?? el.textContent ?? '')")
+        except (ActionError, PlaywrightError):
+            return None
+        if words := _WORD.findall(value):
+            values.append(words)
+    return values
+
+
 def _word_at(words: list[str], place: int) -> str | None:
     """The word at ``place`` (1-based, -1 the last) of ``words``; None where there is none, or the view
     cut it."""
@@ -88,16 +106,17 @@ class NthWord:
 
 async def nth_word(index: int, ctx: ActionContext) -> NthWord | None:
     """The Nth word the task asks for, in the texts in view around element ``index`` (a field to type
-    into); None when the task asks for no word by its place, no text in view has one, or another field
-    shows a value (a text area's words: the view shows its ends only)."""
+    into), the whole value of any other field that shows one counted as a text; None when the task asks
+    for no word by its place, no text in view has one, or a field's value cannot be read."""
     asked = _nth(ctx.task)
     if asked is None:
         return None
     place, said = asked
     snapshot = await ctx.current_snapshot()
-    if any(shows_value(node) for i, node in snapshot.selector_map.items() if i != index):
+    values = await _values(snapshot, index, ctx)
+    if values is None:
         return None
-    texts = _texts(snapshot, ctx.task)
+    texts = sorted([*_texts(snapshot, ctx.task), *values], key=len, reverse=True)
     longest = next((words for words in texts if _word_at(words, place) is not None), None)
     if longest is None:
         return None

@@ -23,6 +23,7 @@ __all__ = [
     "label_of",
     "lists_of",
     "misfit_actions",
+    "named_as",
     "page_tabs",
     "said",
 ]
@@ -96,8 +97,13 @@ def said(node: ElementNode, redact: Callable[[str], str], snapshot: DomSnapshot 
     """``[3] <input> "Name"``: an element as a refusal names it. One with no name of its own is named, when
     ``snapshot`` is given, by the short text just above it in the page view ("Password" over an unlabelled
     field): told "[1] <input> empty", the 1.5B model typed the user name again into the first field."""
-    name = label_of(node, redact) or (_text_above(node, snapshot, redact) if snapshot is not None else "")
+    name = named_as(node, redact, snapshot)
     return f"[{node.index}] <{node.tag}>" + (f' "{name}"' if name else "")
+
+
+def named_as(node: ElementNode, redact: Callable[[str], str], snapshot: DomSnapshot | None = None) -> str:
+    """The name ``said`` gives ``node``: its own, else (``snapshot`` given) the short text just above it."""
+    return label_of(node, redact) or (_text_above(node, snapshot, redact) if snapshot is not None else "")
 
 
 def _text_above(node: ElementNode, snapshot: DomSnapshot, redact: Callable[[str], str]) -> str:

@@ -16,13 +16,14 @@ from weakref import WeakKeyDictionary
 
 from playwright.async_api import ElementHandle
 
-from browser_agent.controller.actions.refusals import fields_of, said
+from browser_agent.controller.actions.refusals import fields_of, named_as, said
 from browser_agent.controller.actions.task_quotes import without_quotes
+from browser_agent.controller.actions.untyped_text import recipient, to_type
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ElementNotFoundError, HeldForNowError
 
-__all__ = ["check_no_open_suggestions", "check_not_sending_unset", "may_send", "note_chosen"]
+__all__ = ["check_no_open_suggestions", "check_not_sending_unset", "icon_sends", "may_send", "note_chosen"]
 
 _SCOPE_LEVELS = 4  # without a <form>: how far above the button its fields are looked for
 _SHOWN = 4
@@ -36,11 +37,11 @@ _SENDING = ("submit", "send", "log in", "login", "sign in", "sign up", "register
 _CONFIRMING = "ok"
 _QUOTED = re.compile(r'"([^"]{1,80})"|“([^”]{1,80})”')
 _ASKS_TO_TYPE = re.compile(r"(?<!press )\b(?:type|enter|fill|write)\b(?!\s+key)", re.IGNORECASE)
-_SCOPE_JS = f"""(el, SENDING) => {{
+_SCOPE_JS = f"""(el, [SENDING, drawnAsSending]) => {{
   if (el.form) return el.form;
   // Without a form, only a button that says it sends: a page may put a text box beside any button.
   const words = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().toLowerCase();
-  if (!SENDING.includes(words)) return null;
+  if (!drawnAsSending && !SENDING.includes(words)) return null;
   const fields = 'textarea, select, input:not([type]), input[type=text], input[type=password], '
     + 'input[type=email], input[type=search], input[type=tel], input[type=url], input[type=number], '
     + 'input[type=radio]';
@@ -99,7 +100,19 @@ def may_send(node: ElementNode) -> bool:
         return kind in ("submit", "image")
     if node.tag in ("a", "select", "textarea", "option", "label"):
         return False
-    return " ".join((node.name or node.text).split()).lower() in _SENDING
+    return " ".join((node.name or node.text).split()).lower() in _SENDING or icon_sends(node)
+
+
+# Words of an icon's markup (``icon=send-reply``) that draw a sending control with no text of its own.
+_SENDING_ICON_WORDS = frozenset({"send", "submit", "post"})
+
+
+def icon_sends(node: ElementNode) -> bool:
+    """Whether ``node`` is a control with no name whose icon says it sends (the paper plane of a reply
+    box, ``<span class="send-reply">``): the 1.5B model clicked it over the reply's empty text."""
+    if (node.name or node.text).strip() or not node.icon:
+        return False
+    return not _SENDING_ICON_WORDS.isdisjoint(re.split(r"[^a-z]+", node.icon.lower()))
 
 
 async def check_not_sending_unset(
@@ -124,7 +137,7 @@ async def check_not_sending_unset(
         return
     named_ok = re.search(rf"\b{_CONFIRMING}\b", task, re.IGNORECASE) is not None
     sending = list(_SENDING) if named_ok else [*_SENDING, _CONFIRMING]
-    box = (await handle.evaluate_handle(_SCOPE_JS, sending)).as_element()
+    box = (await handle.evaluate_handle(_SCOPE_JS, [sending, icon_sends(node)])).as_element()
     if box is None:
         return
     chosen = _CHOSEN.get(owner, set())
@@ -133,15 +146,59 @@ async def check_not_sending_unset(
         for n, how in await _fields_in(snapshot, node, box)
     ]
     nothing_set = all(how != "set" for _, how in fields)
-    unset = [(n, how) for n, how in fields if how == "empty" or (nothing_set and how != "set")]
+    unset = [
+        (_radio_named(n, snapshot, task) if how == "unchosen" else n, how)
+        for n, how in fields
+        if how == "empty" or (nothing_set and how != "set")
+    ]
     if not unset:
         return
     held.add(key)
     named = ", ".join(f"{said(n, redact, snapshot)} {_SAID[how]}" for n, how in unset[:_SHOWN])
-    raise HeldForNowError(
-        f"element {index} would send the form with fields not set yet: {named}; set them first, or click "
-        f"element {index} again to send it as it is."
+    given = next(
+        ((n, text) for n, how in unset if how == "empty" and (text := _given_for(n, task, snapshot))), None
     )
+    fill = (
+        f"type {redact(given[1])!r} into element {given[0].index} first (the task gives it)"
+        if given is not None and redact(given[1]) == given[1]
+        else "set them first"
+    )
+    raise HeldForNowError(
+        f"element {index} would send the form with fields not set yet: {named}; {fill}, or click element "
+        f"{index} again to send it as it is."
+    )
+
+
+_RECIPIENT_LABELS = frozenset({"to", "recipient", "recipients", "send to"})
+
+
+def _given_for(field: ElementNode, task: str, snapshot: DomSnapshot) -> str | None:
+    """What ``task`` gives to type into the empty text ``field``: whom it forwards or sends to, for a
+    field labelled "to:"; else the first text it quotes to type. (Told "set them first" over the empty
+    "to:" of a forwarded mail, the 1.5B model clicked send again, or gave up: email-inbox.)"""
+    label = " ".join(named_as(field, str, snapshot).split()).lower().strip(" :")
+    if label in _RECIPIENT_LABELS:
+        return recipient(task)
+    texts = to_type(task)
+    return texts[0] if texts else None
+
+
+def _radio_named(first: ElementNode, snapshot: DomSnapshot, task: str) -> ElementNode:
+    """The radio of ``first``'s group whose label ``task`` names as a whole ("Select 3zMgf and click
+    Submit"), when exactly one is; else ``first``: the hold then names the radio to choose (told that the
+    group's first radio "z6wd5" was not chosen yet, the 1.5B model clicked Submit again)."""
+    group = first.attributes.get("name", "")
+    named = [
+        n
+        for n in snapshot.selector_map.values()
+        if n.tag == "input"
+        and n.attributes.get("type", "").lower() == "radio"
+        and n.frame_id == first.frame_id
+        and (n is first or (group and n.attributes.get("name", "") == group))
+        and (label := (n.name or n.text).strip())
+        and re.search(rf"(?<!\w){re.escape(label)}(?!\w)", task)
+    ]
+    return named[0] if len(named) == 1 else first
 
 
 def _asks_only_for(node: ElementNode, task: str) -> bool:

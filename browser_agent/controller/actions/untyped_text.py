@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-__all__ = ["to_type", "untyped"]
+__all__ = ["recipient", "to_type", "untyped"]
 
 _QUOTED = re.compile(r"\"([^\"]{1,200})\"|“([^”]{1,200})”")  # paired in order; one letter is no text
 _TYPING = frozenset(
@@ -58,6 +58,17 @@ def to_type(task: str) -> list[str]:
         if len(text.strip()) >= 2 and verbs and _stem(verbs[-1]) in _TYPING:
             found.append(text)
     return found
+
+
+# "forward that email to Hedy", "send it to @mira": whom a message goes to, by name or address.
+_RECIPIENT = re.compile(r"\b(?i:forward|send)\b[^.;!?]*?\bto\s+([A-Z][\w.'-]*|@\w+|[\w.+-]+@[\w-]+\.[\w.]+)")
+
+
+def recipient(task: str) -> str | None:
+    """Whom ``task`` asks to forward or send something to ("forward that email to Hedy": Hedy); None
+    when it names no one."""
+    found = _RECIPIENT.search(task)
+    return found.group(1).rstrip(".") if found else None
 
 
 def untyped(task: str, typed: Collection[str]) -> str | None:
