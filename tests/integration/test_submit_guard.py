@@ -155,6 +155,29 @@ async def test_the_recipient_the_task_names_is_the_text_the_hold_asks_for(page: 
     assert await _sent(page) == ""
 
 
+async def test_the_text_to_type_is_named_only_where_it_is_plain(page: BrowserSession) -> None:
+    """The one empty field and the one quoted text no field shows: named. Two empty fields: which text
+    goes where is left to the model ("set them first")."""
+    login = await index_of(page, "Log in")
+    user, password = await index_of(page, "User"), await index_of(page, "Password")
+    task = 'Enter the username "ada" and the password "s3cret", then press Log in.'
+    typed, held = await Controller().run(
+        [{"action": "input_text", "index": user, "text": "ada"}, {"action": "click_element", "index": login}],
+        page,
+        model_chose=True,
+        task=task,
+    )
+    assert typed.error is None and held.error is not None, (typed, held)
+    assert f"type 's3cret' into element {password} first (the task gives it)" in held.error, held.error
+
+
+async def test_with_two_fields_empty_which_text_goes_where_is_left_to_the_model(page: BrowserSession) -> None:
+    task = 'Enter the username "ada" and the password "s3cret", then press Log in.'
+    action = {"action": "click_element", "index": await index_of(page, "Log in")}
+    [held] = await Controller().run([action], page, model_chose=True, task=task)
+    assert held.error is not None and "; set them first, or click element" in held.error, held.error
+
+
 async def test_a_list_chosen_at_the_option_the_page_had_chosen_counts_as_set(page: BrowserSession) -> None:
     """Told to choose the list's first option, the model chose it; the guard still called the list "not
     chosen yet", and the model, confused, never sent the form."""

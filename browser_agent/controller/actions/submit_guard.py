@@ -16,6 +16,7 @@ from weakref import WeakKeyDictionary
 
 from playwright.async_api import ElementHandle
 
+from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.actions.refusals import fields_of, named_as, said
 from browser_agent.controller.actions.task_quotes import without_quotes
 from browser_agent.controller.actions.untyped_text import recipient, to_type
@@ -155,9 +156,8 @@ async def check_not_sending_unset(
         return
     held.add(key)
     named = ", ".join(f"{said(n, redact, snapshot)} {_SAID[how]}" for n, how in unset[:_SHOWN])
-    given = next(
-        ((n, text) for n, how in unset if how == "empty" and (text := _given_for(n, task, snapshot))), None
-    )
+    empty = [n for n, how in unset if how == "empty"]
+    given = _given(empty, task, snapshot, await _values(snapshot))
     fill = (
         f"type {redact(given[1])!r} into element {given[0].index} first (the task gives it)"
         if given is not None and redact(given[1]) == given[1]
@@ -172,15 +172,35 @@ async def check_not_sending_unset(
 _RECIPIENT_LABELS = frozenset({"to", "recipient", "recipients", "send to"})
 
 
-def _given_for(field: ElementNode, task: str, snapshot: DomSnapshot) -> str | None:
-    """What ``task`` gives to type into the empty text ``field``: whom it forwards or sends to, for a
-    field labelled "to:"; else the first text it quotes to type. (Told "set them first" over the empty
+async def _values(snapshot: DomSnapshot) -> set[str]:
+    """What the text fields of ``snapshot`` hold now, in lower case (typed in this very step too)."""
+    values = set()
+    for field in fields_of(snapshot):
+        try:
+            live = await element_handle(snapshot, field)
+            value = await live.evaluate("(el) => String(el.value ?? '')")
+        except (ElementNotFoundError, PlaywrightError):
+            continue
+        values.add(" ".join(value.split()).lower())
+    return values
+
+
+def _given(
+    empty: list[ElementNode], task: str, snapshot: DomSnapshot, values: set[str]
+) -> tuple[ElementNode, str] | None:
+    """An ``empty`` text field and what ``task`` gives to type into it, where that is plain: whom the task
+    forwards or sends to, for a field labelled "to:"; else, for the one empty field, the one text the
+    task quotes to type that no field (``values``) holds yet. None otherwise: with two fields empty, or
+    two texts untyped, which goes where is the model's to read. (Told "set them first" over the empty
     "to:" of a forwarded mail, the 1.5B model clicked send again, or gave up: email-inbox.)"""
-    label = " ".join(named_as(field, str, snapshot).split()).lower().strip(" :")
-    if label in _RECIPIENT_LABELS:
-        return recipient(task)
-    texts = to_type(task)
-    return texts[0] if texts else None
+    for field in empty:
+        label = " ".join(named_as(field, str, snapshot).split()).lower().strip(" :")
+        if label in _RECIPIENT_LABELS and (whom := recipient(task)):
+            return field, whom
+    if len(empty) != 1:
+        return None
+    untyped = [text for text in to_type(task) if " ".join(text.split()).lower() not in values]
+    return (empty[0], untyped[0]) if len(untyped) == 1 else None
 
 
 def _radio_named(first: ElementNode, snapshot: DomSnapshot, task: str) -> ElementNode:
