@@ -69,3 +69,11 @@ async def test_a_field_that_shows_a_value_counts_with_its_whole_value(
     ), held
     right = await _type(session, server, "boulder", task)
     assert right.error is None and await session.page.input_value("#answer") == "boulder", right
+    # typed into the notes themselves, their last word is no wrong word (the field may be wrong: the
+    # guard against typing over the page's text speaks of that)
+    await session.page.fill("#answer", "")
+    url = server.url("controller/word_puzzle.html")
+    over = await type_as_model(session, url, "Notes", "boulder", task)
+    assert over.error is not None and "that the page wrote" in over.error, over
+    into = await type_as_model(session, url, "Notes", "boulder", task)  # meant: not held for the word
+    assert into.error is None and await session.page.input_value("#notes") == "boulder", into

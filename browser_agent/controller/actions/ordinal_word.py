@@ -66,12 +66,14 @@ def _texts(snapshot: DomSnapshot, task: str) -> list[list[str]]:
     return sorted(texts, key=len, reverse=True)
 
 
-async def _values(snapshot: DomSnapshot, index: int, ctx: ActionContext) -> list[list[str]] | None:
-    """The words of the whole value of each field in view, but element ``index``, that shows one (a text
-    area to read: the view shows only its ends); None when one cannot be read."""
+async def _values(snapshot: DomSnapshot, ctx: ActionContext) -> list[list[str]] | None:
+    """The words of the whole value of each field in view that shows one (a text area to read: the view
+    shows only its ends), the one typed into too (a model typing the text area's last word into the text
+    area itself was told that the word was no text's last: the field was wrong, not the word); None when
+    one cannot be read."""
     values = []
     for i, node in snapshot.selector_map.items():
-        if i == index or not shows_value(node):
+        if not shows_value(node):
             continue
         try:
             _, handle = await ctx.element(i)
@@ -106,14 +108,14 @@ class NthWord:
 
 async def nth_word(index: int, ctx: ActionContext) -> NthWord | None:
     """The Nth word the task asks for, in the texts in view around element ``index`` (a field to type
-    into), the whole value of any other field that shows one counted as a text; None when the task asks
+    into), the whole value of any field that shows one counted as a text; None when the task asks
     for no word by its place, no text in view has one, or a field's value cannot be read."""
     asked = _nth(ctx.task)
     if asked is None:
         return None
     place, said = asked
     snapshot = await ctx.current_snapshot()
-    values = await _values(snapshot, index, ctx)
+    values = await _values(snapshot, ctx)
     if values is None:
         return None
     texts = sorted([*_texts(snapshot, ctx.task), *values], key=len, reverse=True)
