@@ -16,7 +16,7 @@ from browser_agent.dom.pagination import page_links
 from browser_agent.dom.ranks import current_page, ordinal, result_places
 from browser_agent.dom.snapshot import Cell, DomSnapshot, ElementNode, PanelScroll, ScrollInfo, TextNode
 
-__all__ = ["TABLE_ROWS", "render", "render_element"]
+__all__ = ["CLOSE_ICONS", "TABLE_ROWS", "render", "render_element"]
 
 TABLE_ROWS = 25
 DIALOG_LINE = "(a dialog is open over the page: only the dialog is shown)"
@@ -206,14 +206,14 @@ def _content(node: ElementNode) -> str:
 # Icon names of a close button. Its mark is an ×, and users say "click the x": a name such as
 # "Close" hidden under the icon (jQuery UI's dialog) never read as the "x" asked for, nor did
 # `label=Close` beside the ×; the icon's own name beside it did (MiniWoB++ click-dialog-2).
-_CLOSE_ICONS = frozenset({"close", "closethick", "cross", "times", "xmark", "dismiss"})
+CLOSE_ICONS = frozenset({"close", "closethick", "cross", "times", "xmark", "dismiss"})
 
 
 def _glyph(node: ElementNode) -> str:
     """The mark a person sees on a control that shows only an icon, where it is one mark: × to close."""
     if node.text or not node.icon:
         return ""
-    return "×" if _CLOSE_ICONS.intersection(node.icon.split("-")) else ""
+    return "×" if CLOSE_ICONS.intersection(node.icon.split("-")) else ""
 
 
 def _quote(value: str) -> str:

@@ -7,6 +7,7 @@ frames needed to act on an element later are kept beside it in ``frames`` (not c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +93,12 @@ class ElementNode:
     select_id: str = ""
     panel: PanelScroll | None = None
     cell: Cell | None = None
+
+    @property
+    def icon_words(self) -> frozenset[str]:
+        """The words of ``icon`` in lower case (``send-reply``: send, reply), for the checks that ask
+        what a nameless control does."""
+        return frozenset(word for word in re.split(r"[^a-z]+", self.icon.lower()) if word)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from playwright.async_api import ElementHandle
 
 from browser_agent.controller.actions.refusals import fields_of, said
 from browser_agent.dom.handles import element_handle
+from browser_agent.dom.serializer import CLOSE_ICONS
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ElementNotFoundError, HeldBackError
 
@@ -55,12 +56,13 @@ _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
 
 
 def closes(node: ElementNode) -> bool:
-    """Whether ``node`` is drawn as closing something: a × glyph, or a name or icon of close, discard or
-    dismiss. A "Cancel" button is not: it answers a question as often as it closes a box."""
+    """Whether ``node`` is drawn as closing something: a × glyph, a name of close, discard or dismiss, or
+    an icon the page view draws as × (``dom/serializer.py``) or names discard. A "Cancel" button is not:
+    it answers a question as often as it closes a box."""
     label = " ".join((node.name or node.text).split()).lower()
     if label in _CLOSING_GLYPHS or label in _CLOSING_WORDS:
         return True
-    return not label and not _CLOSING_WORDS.isdisjoint(re.split(r"[^a-z]+", node.icon.lower()))
+    return not label and not (_CLOSING_WORDS | CLOSE_ICONS).isdisjoint(node.icon_words)
 
 
 async def check_not_closing_unfilled(

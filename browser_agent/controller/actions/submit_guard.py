@@ -113,7 +113,7 @@ def icon_sends(node: ElementNode) -> bool:
     box, ``<span class="send-reply">``): the 1.5B model clicked it over the reply's empty text."""
     if (node.name or node.text).strip() or not node.icon:
         return False
-    return not _SENDING_ICON_WORDS.isdisjoint(re.split(r"[^a-z]+", node.icon.lower()))
+    return not _SENDING_ICON_WORDS.isdisjoint(node.icon_words)
 
 
 async def check_not_sending_unset(
