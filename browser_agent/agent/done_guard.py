@@ -22,8 +22,10 @@ email by Hilary and forward that email to Auroora" and a ``<span>Forward</span>`
 the model opened the mail and called ``done``.
 
 The same holds for a form the run opened or filled in and never sent (``agent/unsent_form.py``): the
-model clicked Forward and called ``done`` with the recipient's field empty; the refusal names the field
-and the control that sends it.
+model clicked Forward and called ``done`` with the recipient's field empty; the refusal names the field,
+the control that sends it and, where plain, what to type first (the text the task quotes, or whom the task
+forwards to for a "to:" field: told to "fill in what the task gives", the model clicked send over the
+empty "to:" and ran out of steps, email-inbox).
 
 The same holds for a button the model itself planned to press: its goal read "Type 'Latv' into field 0,
 then press Submit.", it typed, wrote "the Submit button was clicked" in its memory and called ``done``
@@ -55,8 +57,8 @@ from browser_agent.agent.task_hidden import HiddenName, quoted_names
 from browser_agent.agent.unsent_form import FormWatch
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.advice import advise as advised
-from browser_agent.controller.actions.refusals import is_button, said, shows_value
-from browser_agent.controller.actions.untyped_text import untyped
+from browser_agent.controller.actions.refusals import is_button, named_as, said, shows_value
+from browser_agent.controller.actions.untyped_text import recipient_for, untyped
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.llm.schemas import NO_ELEMENT
 from browser_agent.record import ActionCall
@@ -180,6 +182,8 @@ class DoneGuard:
         send = f"click element {sender.index} ({_control(sender, redact)}) to send it"
         field = said(filled, redact, snapshot)
         text = None if self._asked_to_type else untyped(task, self.typed | self.chosen | self.pressed)
+        if text is None and not shows_value(filled):  # the "to:" of a forwarded mail
+            text = recipient_for(named_as(filled, str, snapshot), task)
         if text is not None:  # told "fill in what the task gives", the model clicked send at once
             self._asked_to_type = True
             fill = f"type {_quoted(text, redact)}, which the task gives, into element {filled.index}"

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 
 from browser_agent.dom.snapshot import ElementNode, TextNode
 
-__all__ = ["card_depth", "card_labels", "look_alike_cards"]
+__all__ = ["card_depth", "card_labels", "cards_in_view", "look_alike_cards"]
 
 LABEL_CAP = 24  # characters of a card's label shown beside a look-alike
 _FIELDS = frozenset({"input", "textarea", "select"})
@@ -89,6 +89,26 @@ def look_alike_cards(items: Sequence[ElementNode | TextNode], element_id: str) -
         return {}
     boxes = _by_box(items)
     return {node.element_id: _card_texts(node, card_depth(node, group), boxes) for node in group}
+
+
+def cards_in_view(items: Sequence[ElementNode | TextNode]) -> dict[tuple[int, int], list[ElementNode | TextNode]]:
+    """Every card in view that holds a control reading like one on another card, keyed by (frame,
+    container), with its items in reading order: the rows of a mail list, the posts of a feed."""
+    nodes = [item for item in items if isinstance(item, ElementNode) and _may_need_a_card(item)]
+    groups: dict[tuple[object, ...], list[ElementNode]] = defaultdict(list)
+    for node in nodes:
+        groups[_look(node)].append(node)
+    boxes = _by_box(items)
+    cards: dict[tuple[int, int], list[ElementNode | TextNode]] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        for node in group:
+            depth = card_depth(node, group)
+            if 0 < depth < len(node.chain):
+                key = (node.frame_id, node.chain[-1 - depth])
+                cards.setdefault(key, boxes[key])
+    return cards
 
 
 def _may_need_a_card(node: ElementNode) -> bool:

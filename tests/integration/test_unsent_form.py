@@ -120,3 +120,29 @@ async def test_the_sender_named_is_the_one_beside_the_field(
         in held.error
     )
     assert held.error.endswith("('Send') to send it (a later done ends the run as it is)."), held.error
+
+
+async def test_the_recipient_the_task_forwards_to_is_named_for_the_to_field(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Told to "fill in what the task gives" over an empty "to:", the 1.5B model clicked send, was held,
+    and ran out of steps (email-inbox seeds 11, 14): the refusal names whom the task forwards to."""
+    task = "Open ticket T-311 and forward it to Priya."
+
+    def hand_over(page: str) -> dict[str, object]:
+        field = find_index(page, "input", "to:")
+        return step("type", {"action": "input_text", "index": field, "text": "Priya"})
+
+    opened = (_click("tr", "T-311"), _click("button", "Hand over"))
+    policy = in_turn(*opened, _finish, hand_over, _click("button", "Send"), _finish)
+    history = await _run(session, server, task, policy)
+    held = history.steps[2].results[-1]
+    assert held.error is not None and held.error.startswith("not done yet: the form of ["), held.error
+    assert '<input> "to:" was not sent in this run: type "Priya", which the task gives, into element' in (
+        held.error
+    ), held.error
+    assert held.error.endswith("('Send') to send it (a later done ends the run as it is)."), held.error
+    field = held.error.split("into element ", 1)[1].split(",", 1)[0]
+    typed = history.steps[3].results[0].extracted_content or ""
+    assert typed.startswith(f"Typed 'Priya' into element {field} "), typed  # the field it named
+    assert history.is_done() and (await session.page.inner_text("#owner")).strip() == "With Priya"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_agent.controller.actions.untyped_text import recipient, to_type, untyped
+from browser_agent.controller.actions.untyped_text import recipient, recipient_for, to_type, untyped
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,10 @@ def test_whom_a_task_forwards_or_sends_to() -> None:
     assert recipient("Forward the post by Joe to @mira.") == "@mira"
     assert recipient('Reply to Bettine with the text "Gravida."') is None  # a reply goes back: no "to:"
     assert recipient("Send it to the printer.") is None  # no name
+
+
+def test_the_recipient_goes_only_in_a_field_for_it() -> None:
+    task = "Find the email by Audrey and forward that email to Hedy."
+    assert recipient_for("to:", task) == recipient_for(" Recipients ", task) == "Hedy"
+    assert recipient_for("Subject", task) is None and recipient_for("", task) is None
+    assert recipient_for("to:", 'Reply to Bettine with the text "Gravida."') is None

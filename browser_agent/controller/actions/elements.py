@@ -10,6 +10,7 @@ from browser_agent.action_specs import elements as specs
 from browser_agent.browser.playwright_errors import PlaywrightError, map_action_errors
 from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.card_guard import NameBelow, check_card_named, scroll_to_named
+from browser_agent.controller.actions.card_outside import check_outside_cards
 from browser_agent.controller.actions.close_guard import check_not_closing_unfilled, closes
 from browser_agent.controller.actions.enter_key import EnterWatch
 from browser_agent.controller.actions.expand_guard import check_expanded_first
@@ -129,6 +130,7 @@ async def _check_target(index: int, node: ElementNode, ctx: ActionContext) -> No
         check_card_named(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
     except NameBelow as below:
         raise await scroll_to_named(below, ctx) from None
+    check_outside_cards(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
     await check_leaving(index, node, _label(node, ctx), ctx)
     check_not_unchecking(index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session)
     check_box_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)

@@ -19,7 +19,7 @@ from playwright.async_api import ElementHandle
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.actions.refusals import fields_of, named_as, said
 from browser_agent.controller.actions.task_quotes import without_quotes
-from browser_agent.controller.actions.untyped_text import recipient, to_type
+from browser_agent.controller.actions.untyped_text import recipient_for, to_type
 from browser_agent.dom.handles import element_handle
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import ElementNotFoundError, HeldForNowError
@@ -169,9 +169,6 @@ async def check_not_sending_unset(
     )
 
 
-_RECIPIENT_LABELS = frozenset({"to", "recipient", "recipients", "send to"})
-
-
 async def _values(snapshot: DomSnapshot) -> set[str]:
     """What the text fields of ``snapshot`` hold now, in lower case (typed in this very step too)."""
     values = set()
@@ -194,8 +191,7 @@ def _given(
     two texts untyped, which goes where is the model's to read. (Told "set them first" over the empty
     "to:" of a forwarded mail, the 1.5B model clicked send again, or gave up: email-inbox.)"""
     for field in empty:
-        label = " ".join(named_as(field, str, snapshot).split()).lower().strip(" :")
-        if label in _RECIPIENT_LABELS and (whom := recipient(task)):
+        if whom := recipient_for(named_as(field, str, snapshot), task):
             return field, whom
     if len(empty) != 1:
         return None

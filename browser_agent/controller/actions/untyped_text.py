@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-__all__ = ["recipient", "to_type", "untyped"]
+__all__ = ["recipient", "recipient_for", "to_type", "untyped"]
 
 _QUOTED = re.compile(r"\"([^\"]{1,200})\"|“([^”]{1,200})”")  # paired in order; one letter is no text
 _TYPING = frozenset(
@@ -69,6 +69,15 @@ def recipient(task: str) -> str | None:
     when it names no one."""
     found = _RECIPIENT.search(task)
     return found.group(1).rstrip(".") if found else None
+
+
+_RECIPIENT_LABELS = frozenset({"to", "recipient", "recipients", "send to"})
+
+
+def recipient_for(label: str, task: str) -> str | None:
+    """Whom ``task`` forwards or sends to, when ``label`` (a field's name: "to:") is the field for it;
+    None for any other field, or a task that names no one."""
+    return recipient(task) if " ".join(label.split()).lower().strip(" :") in _RECIPIENT_LABELS else None
 
 
 def untyped(task: str, typed: Collection[str]) -> str | None:

@@ -1,0 +1,97 @@
+"""A click outside a list's cards, while the task names what exactly one card in view shows, is held back
+once, naming that card and its elements.
+
+Asked to "find the email by Audrey and forward that email to Hedy", the 1.5B model clicked the inbox's
+search icon (``[1]<span icon=open-search>``), just above Audrey's mail, first: in 5 of the 13 email-inbox
+losses of development seeds 0-29, and typed the task's text into the search box that opened. The card
+guard (``card_guard.py``) only sees a click on another card's control; this one sees a click on no card
+at all (a header's icon, the list's scroll panel) when one card shows a name the task gives. A control
+the task names itself ("search for ...") is let through, and so is the same click again (searching is a
+way to find a mail too).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from weakref import WeakKeyDictionary
+
+from browser_agent.controller.actions.card_guard import task_names
+from browser_agent.dom.cards import LABEL_CAP, cards_in_view
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
+from browser_agent.errors import HeldBackError
+
+__all__ = ["check_outside_cards"]
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_FIELDS = frozenset({"input", "textarea", "select"})
+_LISTED = 5  # elements of the card named, at most
+
+# Per session, the controls (page address, element id) held back once.
+_HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
+
+
+def check_outside_cards(
+    index: int,
+    node: ElementNode,
+    snapshot: DomSnapshot,
+    task: str,
+    owner: object,
+    redact: Callable[[str], str],
+) -> None:
+    """Fail, the first time only, when ``node`` (element ``index``, no field) is in none of the cards in
+    view, ``task`` does not name it, and exactly one card shows a name ``task`` gives; ``owner`` (the
+    browser session) keeps which controls were held back.
+
+    Raises:
+        HeldBackError: the card named and its elements.
+    """
+    key = (snapshot.url, node.element_id)
+    held = _HELD.setdefault(owner, set())
+    if not task or key in held or node.tag in _FIELDS:
+        return
+    cards = cards_in_view(snapshot.items)
+    if any(frame == node.frame_id and number in node.chain for frame, number in cards):
+        return
+    if _words(f"{node.name} {node.text} {node.icon}") & _words(task):
+        return  # "click the search icon": the task asks for this control
+    names = {name: _words(name) for name in task_names(task)}
+    named = [
+        (name, items)
+        for items in cards.values()
+        for name, words in names.items()
+        if words and words <= _words(" ".join(_text(item) for item in items))
+    ]
+    if len({id(items) for _, items in named}) != 1:
+        return
+    name, items = named[0]
+    elements = [item for item in items if isinstance(item, ElementNode) and "disabled" not in item.states]
+    if not elements:
+        return
+    held.add(key)
+    shown = redact(_cut(" ".join(_text(item) for item in items if _text(item))))
+    listing = ", ".join(f"{c.index} ({redact(_cut(c.icon or _text(c) or c.tag))})" for c in elements[:_LISTED])
+    raise HeldBackError(
+        f'element {index} is in none of the list\'s cards, and the task names "{redact(name)}", which the card '
+        f'"{shown}" shows: its elements are {listing}. Click the one the task needs, or element {index} '
+        "again if it is the one meant."
+    )
+
+
+def _words(text: str) -> set[str]:
+    return {word.lower() for word in _WORD.findall(text)}
+
+
+def _text(item: ElementNode | TextNode) -> str:
+    if isinstance(item, TextNode):
+        return " ".join(item.text.split())
+    return "" if item.tag in _FIELDS else " ".join((item.text or item.name).split())
+
+
+def _cut(text: str) -> str:
+    """At most ``LABEL_CAP`` characters, cut after a whole word, with no double quote."""
+    text = text.replace('"', "'")
+    if len(text) <= LABEL_CAP:
+        return text
+    head = text[: LABEL_CAP - 1]
+    return head[: head.rfind(" ")].rstrip(" ,;:") + "…" if " " in head else head + "…"
