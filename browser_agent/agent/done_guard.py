@@ -58,6 +58,7 @@ from browser_agent.agent.unsent_form import FormWatch
 from browser_agent.controller import ActionResult
 from browser_agent.controller.actions.advice import advise as advised
 from browser_agent.controller.actions.refusals import is_button, named_as, said, shows_value
+from browser_agent.controller.actions.step_verb import commanded
 from browser_agent.controller.actions.untyped_text import recipient_for, untyped
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.llm.schemas import NO_ELEMENT
@@ -165,7 +166,7 @@ class DoneGuard:
                 return node
             if node.tag in _FIELDS or node.role in _FIELD_ROLES:
                 continue
-            if (name in quoted and name not in self.typed) or _commanded(name, words):
+            if (name in quoted and name not in self.typed) or commanded(name, words):
                 return node
         return None
 
@@ -301,13 +302,6 @@ def _advise(owner: object | None, snapshot: DomSnapshot | None, node: ElementNod
     """Record for ``owner`` that a refusal on ``snapshot`` told the model to click ``node``."""
     if owner is not None and snapshot is not None:
         advised(owner, snapshot, node)
-
-
-def _commanded(name: str, task: str) -> bool:
-    """Whether ``task`` (spaced, lower case) gives ``name`` as the verb of one of its steps: at its start,
-    or after "and", "then" or a comma ("Find the email by Hilary and forward that email to Auroora" and
-    an element named Forward)."""
-    return re.search(rf"(?:^|\band |\bthen |, )(?:then )?{re.escape(name)}(?!\w)", task) is not None
 
 
 def _control(node: ElementNode, redact: Callable[[str], str]) -> str:

@@ -24,6 +24,9 @@ from browser_agent.dom.snapshot import ElementNode, TextNode
 
 __all__ = ["card_depth", "card_labels", "cards_in_view", "look_alike_cards"]
 
+# The items of each numbered container, keyed by (frame, container).
+_Boxes = dict[tuple[int, int], list[ElementNode | TextNode]]
+
 LABEL_CAP = 24  # characters of a card's label shown beside a look-alike
 _FIELDS = frozenset({"input", "textarea", "select"})
 _WORDS = 3  # a control named at more length (a story's title linked twice) tells itself apart enough
@@ -63,7 +66,7 @@ def card_labels(items: Sequence[ElementNode | TextNode]) -> dict[str, str]:
         if isinstance(item, ElementNode) and _may_need_a_card(item):
             groups[_look(item)].append(item)
     found: dict[str, str] = {}
-    boxes: dict[tuple[int, int], list[ElementNode | TextNode]] | None = None
+    boxes: _Boxes | None = None
     for group in groups.values():
         if len(group) < 2:
             continue
@@ -91,7 +94,7 @@ def look_alike_cards(items: Sequence[ElementNode | TextNode], element_id: str) -
     return {node.element_id: _card_texts(node, card_depth(node, group), boxes) for node in group}
 
 
-def cards_in_view(items: Sequence[ElementNode | TextNode]) -> dict[tuple[int, int], list[ElementNode | TextNode]]:
+def cards_in_view(items: Sequence[ElementNode | TextNode]) -> _Boxes:
     """Every card in view that holds a control reading like one on another card, keyed by (frame,
     container), with its items in reading order: the rows of a mail list, the posts of a feed."""
     nodes = [item for item in items if isinstance(item, ElementNode) and _may_need_a_card(item)]
@@ -99,7 +102,7 @@ def cards_in_view(items: Sequence[ElementNode | TextNode]) -> dict[tuple[int, in
     for node in nodes:
         groups[_look(node)].append(node)
     boxes = _by_box(items)
-    cards: dict[tuple[int, int], list[ElementNode | TextNode]] = {}
+    cards: _Boxes = {}
     for group in groups.values():
         if len(group) < 2:
             continue
@@ -136,18 +139,16 @@ def _shown_words(node: ElementNode) -> str:
     return node.name if node.tag in _FIELDS else (node.text or node.name)
 
 
-def _by_box(items: Sequence[ElementNode | TextNode]) -> dict[tuple[int, int], list[ElementNode | TextNode]]:
+def _by_box(items: Sequence[ElementNode | TextNode]) -> _Boxes:
     """The items under each numbered container, in reading order, keyed by (frame, container)."""
-    boxes: dict[tuple[int, int], list[ElementNode | TextNode]] = defaultdict(list)
+    boxes: _Boxes = defaultdict(list)
     for item in items:
         for number in item.chain:
             boxes[(item.frame_id, number)].append(item)
     return boxes
 
 
-def _card_texts(
-    node: ElementNode, depth: int, boxes: dict[tuple[int, int], list[ElementNode | TextNode]]
-) -> list[str]:
+def _card_texts(node: ElementNode, depth: int, boxes: _Boxes) -> list[str]:
     """The words of the items in ``node``'s card, in reading order, except ``node`` and what it holds."""
     if not 0 < depth < len(node.chain):
         return []

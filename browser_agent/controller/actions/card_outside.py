@@ -25,7 +25,7 @@ __all__ = ["check_outside_cards"]
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FIELDS = frozenset({"input", "textarea", "select"})
-_LISTED = 5  # elements of the card named, at most
+_SHOWN = 5  # elements of the card named, at most
 
 # Per session, the controls (page address, element id) held back once.
 _HELD: WeakKeyDictionary[object, set[tuple[str, str]]] = WeakKeyDictionary()
@@ -70,10 +70,10 @@ def check_outside_cards(
         return
     held.add(key)
     shown = redact(_cut(" ".join(_text(item) for item in items if _text(item))))
-    listing = ", ".join(f"{c.index} ({redact(_cut(c.icon or _text(c) or c.tag))})" for c in elements[:_LISTED])
+    listing = ", ".join(f"{c.index} ({redact(_cut(c.icon or _text(c) or c.tag))})" for c in elements[:_SHOWN])
     raise HeldBackError(
-        f'element {index} is in none of the list\'s cards, and the task names "{redact(name)}", which the card '
-        f'"{shown}" shows: its elements are {listing}. Click the one the task needs, or element {index} '
+        f'element {index} is in none of the list\'s cards, and the task names "{redact(name)}", which the '
+        f'card "{shown}" shows: its elements are {listing}. Click the one the task needs, or element {index} '
         "again if it is the one meant."
     )
 

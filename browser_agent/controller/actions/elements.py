@@ -21,12 +21,13 @@ from browser_agent.controller.actions.menu_path import check_menu_path
 from browser_agent.controller.actions.model_typing import check_typing, text_meant
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import note_typed
-from browser_agent.controller.actions.place_guard import check_place_asked
+from browser_agent.controller.actions.place_guard import check_place_asked, page_note
 from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
 from browser_agent.controller.actions.quoted_button import check_quoted_button
 from browser_agent.controller.actions.read_only import type_into_read_only
 from browser_agent.controller.actions.refusals import check_typeable, is_text_field
 from browser_agent.controller.actions.slider import set_slider
+from browser_agent.controller.actions.step_verb import check_step_verb
 from browser_agent.controller.actions.submenus import (
     announces_submenu,
     open_submenu_by_pointing,
@@ -113,8 +114,10 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         session.context.remove_listener("page", on_page)
     if opened:
         return await _followed_new_tab(index, opened[-1], ctx)
+    seen = await ctx.current_snapshot()
     note = (
-        await _checked_note(index, node, ctx)
+        page_note(node, seen, ctx.goal, ctx.task)
+        or await _checked_note(index, node, ctx)
         or await _empty_field_note(index, node, ctx)
         or await opened_fields_note(session.page, await ctx.current_snapshot())
     )
@@ -131,6 +134,7 @@ async def _check_target(index: int, node: ElementNode, ctx: ActionContext) -> No
     except NameBelow as below:
         raise await scroll_to_named(below, ctx) from None
     check_outside_cards(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
+    check_step_verb(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
     await check_leaving(index, node, _label(node, ctx), ctx)
     check_not_unchecking(index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session)
     check_box_named(index, node, await ctx.current_snapshot(), ctx.task, ctx.session, ctx.redact)
