@@ -69,3 +69,24 @@ async def test_a_click_inside_a_card_is_not_held(page: BrowserSession) -> None:
     lentils, _, _ = _index(view, "<button icon=bookmark")
     done = await _click(page, lentils, "Bookmark the Lentil soup.")
     assert done.error is None and await page.page.inner_text("#said") == "Bookmarked Lentil soup"
+
+
+async def test_a_click_outside_the_cards_with_the_name_further_down_scrolls_the_list_to_it(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The model clicked the search icon over a list whose mail from Jemima was further down, and typed
+    the reply into the search box (email-inbox seed 3): the hold scrolls the list to the name. This page
+    is a feed of artists with a Filters button above it."""
+    await session.navigate(server.url("dom/artist_feed.html"))
+    view = await _view(session)
+    [filters] = _index(view, "<button label=Filters>")
+    assert "Marisol" not in view
+    task = "Find the painter Marisol Vega and follow her."
+    held = await _click(session, filters, task)
+    assert held.error == (
+        f'element {filters} is in none of the list\'s cards, and the task names "Marisol", which no card in '
+        "view showed; the list went on below, and is scrolled to 'Marisol' now (see the page): click in "
+        "that card."
+    ), held.error
+    assert held.held and await session.page.inner_text("#said") == "Nobody followed yet."
+    assert "Marisol Vega" in await _view(session)

@@ -27,7 +27,7 @@ from browser_agent.dom.cards import LABEL_CAP, card_labels, look_alike_cards
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, Rect
 from browser_agent.errors import ActionError, HeldBackError
 
-__all__ = ["NameBelow", "check_card_named", "scroll_to_named"]
+__all__ = ["NameBelow", "check_card_named", "more_below", "scroll_to_named", "task_names"]
 
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word of three letters or more
 # A name in a task: a capitalised word not opening a sentence, or a handle ("@mira").
@@ -107,7 +107,7 @@ def _check_name_below(
     shown = set().union(*(_words(" ".join(texts)) for texts in cards.values()))
     shown |= _words(f"{node.name} {node.text} {node.icon}")  # "click the Like button": not a name
     names = [name for name in task_names(task) if not _words(name) & shown]
-    below = _more_below(snapshot, node.rect)
+    below = more_below(snapshot, node.rect)
     if not names or below is None:
         return
     held.add((snapshot.url, node.element_id))
@@ -153,7 +153,7 @@ def task_names(task: str) -> list[str]:
     return [first or second for first, second in _NAME.findall(without_quotes(task))]
 
 
-def _more_below(snapshot: DomSnapshot, rect: Rect) -> str | None:
+def more_below(snapshot: DomSnapshot, rect: Rect) -> str | None:
     """Where more of the list is: the scroll panel around ``rect`` that has more below, else the page
     when it has; ``None`` when neither has."""
     for panel in snapshot.selector_map.values():

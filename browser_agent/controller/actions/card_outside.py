@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
-from browser_agent.controller.actions.card_guard import task_names
+from browser_agent.controller.actions.card_guard import NameBelow, more_below, task_names
 from browser_agent.dom.cards import LABEL_CAP, cards_in_view
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.errors import HeldBackError
@@ -43,8 +43,12 @@ def check_outside_cards(
     view, ``task`` does not name it, and exactly one card shows a name ``task`` gives; ``owner`` (the
     browser session) keeps which controls were held back.
 
+    With no card in view showing a name the task gives, and the list going on below, the click is held
+    too (``NameBelow``: the caller scrolls the list to the name).
+
     Raises:
         HeldBackError: the card named and its elements.
+        NameBelow: the name no card in view shows.
     """
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
@@ -62,6 +66,8 @@ def check_outside_cards(
         for name, words in names.items()
         if words and words <= _words(" ".join(_text(item) for item in items))
     ]
+    if not named and cards:
+        _check_name_below(index, node, snapshot, list(names), held, redact)
     if len({id(items) for _, items in named}) != 1:
         return
     name, items = named[0]
@@ -75,6 +81,33 @@ def check_outside_cards(
         f'element {index} is in none of the list\'s cards, and the task names "{redact(name)}", which the '
         f'card "{shown}" shows: its elements are {listing}. Click the one the task needs, or element {index} '
         "again if it is the one meant."
+    )
+
+
+def _check_name_below(
+    index: int,
+    node: ElementNode,
+    snapshot: DomSnapshot,
+    names: list[str],
+    held: set[tuple[str, str]],
+    redact: Callable[[str], str],
+) -> None:
+    """Fail when no card in view shows the first name the task gives and the list goes on below: the
+    model clicked the search icon over a list whose mail from Jemima was further down, then typed the
+    reply into the search box (email-inbox seed 3)."""
+    below = more_below(snapshot, node.rect)
+    if not names or below is None:
+        return
+    held.add((snapshot.url, node.element_id))
+    name = redact(names[0])
+    raise NameBelow(
+        f'element {index} is in none of the list\'s cards, and the task names "{name}", which no card in '
+        f"view shows; the list goes on below ({below}). Call scroll_to_text with {name!r} to bring that card "
+        f"into view, or click element {index} again if it is the one meant.",
+        f'element {index} is in none of the list\'s cards, and the task names "{name}", which no card in '
+        f"view showed; the list went on below, and is scrolled to {name!r} now (see the page): click in "
+        "that card.",
+        names[0],
     )
 
 

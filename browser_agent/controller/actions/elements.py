@@ -133,7 +133,10 @@ async def _check_target(index: int, node: ElementNode, ctx: ActionContext) -> No
         check_card_named(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
     except NameBelow as below:
         raise await scroll_to_named(below, ctx) from None
-    check_outside_cards(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
+    try:
+        check_outside_cards(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
+    except NameBelow as below:
+        raise await scroll_to_named(below, ctx) from None
     check_step_verb(index, node, snapshot, ctx.task, ctx.session, ctx.redact)
     await check_leaving(index, node, _label(node, ctx), ctx)
     check_not_unchecking(index, _label(node, ctx), node, await ctx.current_snapshot(), ctx.task, ctx.session)
