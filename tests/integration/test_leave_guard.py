@@ -80,10 +80,13 @@ async def test_the_forms_own_button_beside_the_question_is_no_answer(transfer: B
     on it fails at once, sending the model to the question), and once the question is gone it sends the
     form (a box that holds fields is a form, not a question)."""
     confirm = await index_of(transfer, "Confirm")
+    stay = await index_of(transfer, "Stay signed in")
     off = await _click(transfer, confirm)
+    # the answer that stays is named by its index: told "(its controls are marked * on the page)", the 1.5B
+    # model clicked the turned-off button twice more (login-user-popup seed 55)
     assert off.error == (
         f"element {confirm} (Confirm) is turned off: the page asked 'Do you want to sign out now?': 'Stay "
-        "signed in' answers it and stays (its controls are marked * on the page); then go on with the task."
+        f"signed in' answers it and stays: click element {stay}, then go on with the task."
     )
     await _click(transfer, await index_of(transfer, "Stay signed in"))
     await transfer.page.fill("#amount", "25")

@@ -110,6 +110,13 @@ async def leaving_question(page: Page, redact: Callable[[str], str]) -> str | No
     """``asked 'Exit to home page?': 'Cancel' answers it and stays`` when a button on ``page`` answers yes
     to a question about leaving beside another that stays; ``None`` otherwise, or when the page cannot
     be asked. For a failure that must send the model to the question first."""
+    found = await _leaving_answers(page)
+    return _said_asked(*found, redact) if found else None
+
+
+async def _leaving_answers(page: Page) -> tuple[str, str] | None:
+    """The question about leaving that a button on ``page`` answers yes to, and the name of the button
+    beside it that stays; ``None`` when there is none, or the page cannot be asked."""
     found: list[dict[str, Any]] = []
     with contextlib.suppress(PlaywrightError):
         found = await page.main_frame.evaluate(_PAGE_QUESTIONS_JS, [_MAX_ANSWERS, _MAX_TEXT])
@@ -117,8 +124,12 @@ async def leaving_question(page: Page, redact: Callable[[str], str]) -> str | No
         question = leaving_sentence(asked["text"]) if _answer(asked["name"]) in _GO_AHEAD else None
         stay = next((o["name"] for o in asked["others"] if _answer(o["name"]) in _STAY), None)
         if question and stay:
-            return f"asked {_quoted(question, redact)}: {_quoted(stay, redact)} answers it and stays"
+            return question, stay
     return None
+
+
+def _said_asked(question: str, stay: str, redact: Callable[[str], str]) -> str:
+    return f"asked {_quoted(question, redact)}: {_quoted(stay, redact)} answers it and stays"
 
 
 async def _hold_yes(
@@ -162,6 +173,17 @@ async def _hold_yes(
     )
 
 
+def _stay_button(snapshot: DomSnapshot, stay: str) -> ElementNode | None:
+    """The one enabled button of ``snapshot`` named ``stay`` (the answer that stays); None when there is
+    none, or several."""
+    found = [
+        node
+        for node in snapshot.selector_map.values()
+        if _answer(node.text or node.name) == _answer(stay) and "disabled" not in node.states
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 async def check_leaving(index: int, node: ElementNode, label: str, ctx: ActionContext) -> None:
     """The checks of a click the model chose on ``node`` (element ``index``, named ``label``): a control
     that a question about leaving turned off fails at once, sending the model to the question; a "yes"
@@ -170,10 +192,19 @@ async def check_leaving(index: int, node: ElementNode, label: str, ctx: ActionCo
     Raises:
         ActionError: the question, and the answer that stays.
     """
-    if "disabled" in node.states and (asked := await leaving_question(ctx.session.page, ctx.redact)):
+    if "disabled" in node.states and (found := await _leaving_answers(ctx.session.page)):
+        asked = _said_asked(*found, ctx.redact)
+        stay = _stay_button(await ctx.current_snapshot(), found[1])
+        if stay is None:
+            raise ActionError(
+                f"element {index} ({label}) is turned off: the page {asked} (its controls are marked * on the "
+                "page); then go on with the task."
+            )
+        # told "(its controls are marked * on the page)", the 1.5B model clicked the turned-off button twice
+        # more, then the question's OK (login-user-popup seed 55)
         raise ActionError(
-            f"element {index} ({label}) is turned off: the page {asked} (its controls are marked * on the "
-            "page); then go on with the task."
+            f"element {index} ({label}) is turned off: the page {asked}: click element {stay.index}, then go on "
+            "with the task."
         )
     if _answers_yes(node):
         _, handle = await ctx.element(index)
