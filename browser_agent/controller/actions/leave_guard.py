@@ -197,11 +197,11 @@ async def check_leaving(index: int, node: ElementNode, label: str, ctx: ActionCo
         stay = _stay_button(await ctx.current_snapshot(), found[1])
         if stay is None:
             raise ActionError(
-                f"element {index} ({label}) is turned off: the page {asked} (its controls are marked * on the "
-                "page); then go on with the task."
+                f"element {index} ({label}) is turned off: the page {asked} (its controls are marked * on "
+                "the page); then go on with the task."
             )
-        # told "(its controls are marked * on the page)", the 1.5B model clicked the turned-off button twice
-        # more, then the question's OK (login-user-popup seed 55)
+        # told "(its controls are marked * on the page)", the 1.5B model clicked the turned-off button
+        # twice more, then the question's OK (login-user-popup seed 55)
         raise ActionError(
             f"element {index} ({label}) is turned off: the page {asked}: click element {stay.index}, then go on "
             "with the task."
