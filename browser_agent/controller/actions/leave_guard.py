@@ -203,8 +203,8 @@ async def check_leaving(index: int, node: ElementNode, label: str, ctx: ActionCo
         # told "(its controls are marked * on the page)", the 1.5B model clicked the turned-off button
         # twice more, then the question's OK (login-user-popup seed 55)
         raise ActionError(
-            f"element {index} ({label}) is turned off: the page {asked}: click element {stay.index}, then go on "
-            "with the task."
+            f"element {index} ({label}) is turned off: the page {asked}: click element {stay.index}, then go "
+            "on with the task."
         )
     if _answers_yes(node):
         _, handle = await ctx.element(index)
