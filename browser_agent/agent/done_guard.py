@@ -42,6 +42,11 @@ clicked in the run (``agent/result_unclicked.py``): the refusal names the result
 
 The same holds for a task that asks a question and a ``done`` whose text answers nothing ("The task is
 done."): held back once, asking for the answer (``agent/answer_check.py``).
+
+A ``done`` that gives up (``success`` false) right after an action failed or was held back is refused
+once too, before the run's last step: the error had said what to do next. Told "type 'Risus augue odio
+turpis.' into element 2 first", the 1.5B model called ``done`` with success false at once (email-inbox
+seed 4); in 9 of 20 such ``done`` calls of the development runs the step before had failed.
 """
 
 from __future__ import annotations
@@ -92,6 +97,8 @@ class DoneGuard:
     _asked_for_result: bool = False  # a done before the result the task asks to click was held back once
     _asked_to_type: bool = False  # a done before the text the task gives to type was held back once
     _just_held: bool = False  # the last step's done was held back
+    _after_error: bool = False  # an action of the last step failed or was held back
+    _asked_to_go_on: bool = False  # a done giving up right after a failed action was held back once
 
     def left_out(self) -> tuple[tuple[str, int], ...]:
         """``("done", NO_ELEMENT)`` for the step right after a ``done`` was held back (the grammar leaves
@@ -101,6 +108,7 @@ class DoneGuard:
     def note(self, results: Sequence[ActionResult]) -> None:
         """Remember the elements the run clicked, and an Enter."""
         self._just_held = False
+        self._after_error = any(r.error is not None and not r.is_done for r in results)
         self.forms.note(results)
         for result in results:
             if result.error is not None:
@@ -208,19 +216,28 @@ class DoneGuard:
         redact: Callable[[str], str],
         hidden: Sequence[HiddenName] = (),
         owner: object | None = None,
+        last_step: bool = False,
     ) -> list[ActionResult]:
         """``results`` with a successful ``done`` among them turned into a refusal, the first time a button
         ``task`` names stands unpressed on ``snapshot``, the first time a name ``task`` quotes is still
         ``hidden`` on it (never clicked nor typed), or the first time its text answers nothing of the
         question ``task`` asks. The element a refusal says to click is advised for ``owner`` (the browser
-        session), so that no click guard holds that click back (``controller/actions/advice.py``)."""
+        session), so that no click guard holds that click back (``controller/actions/advice.py``).
+
+        A ``done`` with ``success`` false is refused once in a run, before its ``last_step``, when an action
+        of the step before failed or was held back: the error said what to do next."""
         advise = partial(_advise, owner, snapshot)
 
         self.forms.look(snapshot)
+        after_error = self._after_error
         self.note(results)
         last = results[-1] if results else None
-        if last is None or not last.is_done or last.success is not True or last.action != "done":
+        if last is None or not last.is_done or last.action != "done":
             return results
+        if last.success is not True:
+            return (
+                self._go_on(results) if after_error and not last_step and last.success is False else results
+            )
         button = self.unpressed(task, snapshot)
         if button is not None:
             self._held.add(_name(button))
@@ -283,6 +300,17 @@ class DoneGuard:
         else:
             return results
         self._just_held = True
+        return [*results[:-1], ActionResult(action="done", error=error, held=True)]
+
+    def _go_on(self, results: list[ActionResult]) -> list[ActionResult]:
+        """``results``, their ``done`` giving up after a failed action refused the first time in the run."""
+        if self._asked_to_go_on:
+            return results
+        self._asked_to_go_on = self._just_held = True
+        error = (
+            "not done yet: the last step's error says what to do next; do that first (a later done ends the "
+            "run as it is)."
+        )
         return [*results[:-1], ActionResult(action="done", error=error, held=True)]
 
     def _still_hidden(self, hidden: Sequence[HiddenName]) -> HiddenName | None:

@@ -175,7 +175,13 @@ class StepRunner:
                 results = await self._act(reply.parsed.action, reply.parsed.current_state.next_goal)
                 task, redact = self.deps.messages.task, self.deps.secrets.redact
                 checked = self._done_guard.check(
-                    task, state.snapshot, results, redact, hints.hidden, owner=self.deps.session
+                    task,
+                    state.snapshot,
+                    results,
+                    redact,
+                    hints.hidden,
+                    owner=self.deps.session,
+                    last_step=number >= max_steps,
                 )
                 self._record_results(step, checked)
                 self._loops.release_held(step.step, page, step.actions, checked)
