@@ -149,10 +149,15 @@ async def test_the_recipient_the_task_names_is_the_text_the_hold_asks_for(page: 
     )
     assert held.error == (
         f'element {send} would send the form with fields not set yet: [{to}] <input> "to:" empty; type '
-        f"'Marguerite' into element {to} first (the task gives it), or click element {send} again to send it "
-        "as it is."
+        f"'Marguerite' into element {to} first (the task gives it), then click element {send}."
     ), held.error
     assert await _sent(page) == ""
+    # held every time while it is empty: offered "or click again to send it as it is", the 1.5B model sent
+    # the empty reply whose text the task gave (email-inbox seed 10)
+    [again] = await Controller().run(
+        [{"action": "click_element", "index": send}], page, model_chose=True, task=task
+    )
+    assert again.error == held.error and await _sent(page) == ""
 
 
 async def test_the_text_to_type_is_named_only_where_it_is_plain(page: BrowserSession) -> None:

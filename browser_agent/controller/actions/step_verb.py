@@ -5,8 +5,9 @@ Asked to "find the email by Audrey and forward that email to Hedy", the 1.5B mod
 then clicked the star icon at its index of the step before, then the trash icon, and reached Forward
 with no step left to fill in "to:" (email-inbox, development seed 0). A task that says "forward", "reply"
 or "delete" as a step, and a ``<span>Forward</span>`` in view, tell which control comes next; an icon
-whose name shares no word with the task (``icon=star``) is then likely a slip. The same click again
-goes through (the task may need it after all).
+whose name shares no word with the task (``icon=star``) is then likely a slip. An icon that sends (a
+paper plane, ``icon=post``) is no slip: it ends the step that control began ("add a comment", then post
+it). The same click again goes through (the task may need it after all).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
+from browser_agent.controller.actions.submit_guard import icon_sends
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import HeldBackError
 
@@ -53,8 +55,8 @@ def check_step_verb(
     """
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
-    if not task or key in held or not node.icon or _spaced(node.name or node.text):
-        return
+    if not task or key in held or not node.icon or _spaced(node.name or node.text) or icon_sends(node):
+        return  # a sending icon ends a step the task's control began ("add a comment", then post it)
     words = _spaced(task)
     if {w.lower() for w in _WORD.findall(node.icon)} & set(_WORD.findall(words)):
         return  # "click the star icon", a send icon drawn "send-forward": the task names it

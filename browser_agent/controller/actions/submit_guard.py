@@ -154,18 +154,20 @@ async def check_not_sending_unset(
     ]
     if not unset:
         return
-    held.add(key)
     named = ", ".join(f"{said(n, redact, snapshot)} {_SAID[how]}" for n, how in unset[:_SHOWN])
     empty = [n for n, how in unset if how == "empty"]
     given = _given(empty, task, snapshot, await _values(snapshot))
-    fill = (
-        f"type {redact(given[1])!r} into element {given[0].index} first (the task gives it)"
-        if given is not None and redact(given[1]) == given[1]
-        else "set them first"
-    )
+    if given is not None and redact(given[1]) == given[1]:
+        # held every time: offered "or click again to send it as it is", the 1.5B model sent the empty
+        # reply whose text the task gave (email-inbox seed 10)
+        raise HeldForNowError(
+            f"element {index} would send the form with fields not set yet: {named}; type {given[1]!r} into "
+            f"element {given[0].index} first (the task gives it), then click element {index}."
+        )
+    held.add(key)
     raise HeldForNowError(
-        f"element {index} would send the form with fields not set yet: {named}; {fill}, or click element "
-        f"{index} again to send it as it is."
+        f"element {index} would send the form with fields not set yet: {named}; set them first, or click "
+        f"element {index} again to send it as it is."
     )
 
 
