@@ -104,7 +104,8 @@ async def test_a_sending_icon_over_the_empty_field_is_held_back_and_sends_once_i
     [held] = await _run(composer, _TASK, {"action": "click_element", "index": post})
     assert held.error == (
         f'element {post} would send the form with fields not set yet: [{body}] <textarea> "Signed as Lena" '
-        f"empty; type 'Works for me.' into element {body} first (the task gives it), then click element {post}."
+        f"empty; type 'Works for me.' into element {body} first (the task gives it), then click element "
+        f"{post}."
     )
     assert await _log(composer) == ""
     results = await _run(
