@@ -257,6 +257,22 @@ async def test_scroll_the_page_a_container_and_to_text(session: BrowserSession, 
     assert missing.error is not None
 
 
+async def test_a_scroll_with_no_index_on_a_page_that_does_not_scroll_moves_its_largest_panel(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The result said "Scrolled the container of element None" (email-inbox, whose page does not scroll
+    but its list does)."""
+    await session.navigate(server.url("controller/scroll.html"))
+    page = session.page
+    await page.evaluate("document.querySelectorAll('body > div[style]').forEach((e) => e.remove())")
+    result = await run1(session, {"action": "scroll", "direction": "down", "pages": 1})
+    assert result.error is None and (result.extracted_content or "").startswith(
+        "Scrolled the page's largest scroll panel (the page itself does not scroll) down 1 page(s); "
+    ), result.extracted_content
+    assert await page.evaluate("document.getElementById('panel').scrollTop") > 100
+    assert await page.evaluate("scrollY") == 0
+
+
 async def test_scroll_to_a_text_copied_from_the_page_where_the_view_cut_it_or_the_model_ended_it(
     session: BrowserSession, server: LocalServer
 ) -> None:

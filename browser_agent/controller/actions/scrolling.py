@@ -72,7 +72,12 @@ async def scroll(
     kind, start, length, view = where
     await ctx.session.settle()
     left = max(0.0, (length - start - view) / view) if view else 0.0
-    target = f"the container of element {index}" if kind == "container" else "the page"
+    if kind != "container":
+        target = "the page"
+    elif index is None:  # the page does not scroll: its largest scroll panel did
+        target = "the page's largest scroll panel (the page itself does not scroll)"
+    else:
+        target = f"the container of element {index}"
     ahead = "below" if vertical else "to the right"
     return f"Scrolled {target} {direction} {abs(pages):g} page(s); {left:.1f} page(s) left {ahead}"
 
