@@ -1,13 +1,15 @@
-"""A click outside a list's cards, while the task names what exactly one card in view shows, is held back
-once, naming that card and its elements.
+"""A click outside the card the task names, while exactly one card in view shows a name the task gives, is
+held back once, naming that card and its elements.
 
 Asked to "find the email by Audrey and forward that email to Hedy", the 1.5B model clicked the inbox's
 search icon (``[1]<span icon=open-search>``), just above Audrey's mail, first: in 5 of the 13 email-inbox
 losses of development seeds 0-29, and typed the task's text into the search box that opened. The card
-guard (``card_guard.py``) only sees a click on another card's control; this one sees a click on no card
-at all (a header's icon, the list's scroll panel) when one card shows a name the task gives. A control
-the task names itself ("search for ...") is let through, and so is the same click again (searching is a
-way to find a mail too).
+guard (``card_guard.py``) only sees a click on a control repeated on the cards (a star, a trash icon);
+this one sees a click on no card at all (a header's icon, the list's scroll panel), or on another card's
+own element (a mail's summary, a ticket's title): after the list was scrolled to "Ella", the model
+clicked the index it had used before, by then another mail's (seed 5). A control the task names itself
+("search for ...") is let through, and so is the same click again (searching is a way to find a mail
+too). With no card in view showing the name, and the list going on below, the list is scrolled to it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
 from browser_agent.controller.actions.card_guard import NameBelow, more_below, task_names
-from browser_agent.dom.cards import LABEL_CAP, cards_in_view
+from browser_agent.dom.cards import LABEL_CAP, cards_in_view, look_alike_cards
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.errors import HeldBackError
 
@@ -39,9 +41,10 @@ def check_outside_cards(
     owner: object,
     redact: Callable[[str], str],
 ) -> None:
-    """Fail, the first time only, when ``node`` (element ``index``, no field) is in none of the cards in
-    view, ``task`` does not name it, and exactly one card shows a name ``task`` gives; ``owner`` (the
-    browser session) keeps which controls were held back.
+    """Fail, the first time only, when ``node`` (element ``index``, no field, no control repeated on the
+    cards) is in none of the cards in view or in one that shows no name ``task`` gives, ``task`` does not
+    name it, and exactly one other card shows such a name; ``owner`` (the browser session) keeps which
+    controls were held back.
 
     With no card in view showing a name the task gives, and the list going on below, the click is held
     too (``NameBelow``: the caller scrolls the list to the name).
@@ -52,22 +55,27 @@ def check_outside_cards(
     """
     key = (snapshot.url, node.element_id)
     held = _HELD.setdefault(owner, set())
-    if not task or key in held or node.tag in _FIELDS:
-        return
-    cards = cards_in_view(snapshot.items)
-    if any(frame == node.frame_id and number in node.chain for frame, number in cards):
-        return
+    if not task or key in held or node.tag in _FIELDS or look_alike_cards(snapshot.items, node.element_id):
+        return  # a control repeated on the cards is the card guard's (``card_guard.py``)
     if _words(f"{node.name} {node.text} {node.icon}") & _words(task):
         return  # "click the search icon": the task asks for this control
-    names = {name: _words(name) for name in task_names(task)}
+    cards = cards_in_view(snapshot.items)
+    mine = [
+        items for (frame, number), items in cards.items() if frame == node.frame_id and number in node.chain
+    ]
+    names = {name: words for name in task_names(task) if (words := _words(name))}
+    if any(_shows(items, words) for items in mine for words in names.values()):
+        return
     named = [
         (name, items)
         for items in cards.values()
+        if not any(items is own for own in mine)
         for name, words in names.items()
-        if words and words <= _words(" ".join(_text(item) for item in items))
+        if _shows(items, words)
     ]
+    where = f'is in the card "{redact(_said(mine[0]))}"' if mine else "is in none of the list's cards"
     if not named and cards:
-        _check_name_below(index, node, snapshot, list(names), held, redact)
+        _check_name_below(index, node, snapshot, list(names), held, redact, where)
     if len({id(items) for _, items in named}) != 1:
         return
     name, items = named[0]
@@ -75,13 +83,23 @@ def check_outside_cards(
     if not elements:
         return
     held.add(key)
-    shown = redact(_cut(" ".join(_text(item) for item in items if _text(item))))
     listing = ", ".join(f"{c.index} ({redact(_cut(c.icon or _text(c) or c.tag))})" for c in elements[:_SHOWN])
+    card = redact(_said(items))
     raise HeldBackError(
-        f'element {index} is in none of the list\'s cards, and the task names "{redact(name)}", which the '
-        f'card "{shown}" shows: its elements are {listing}. Click the one the task needs, or element {index} '
-        "again if it is the one meant."
+        f'element {index} {where}, but the task names "{redact(name)}", which the card "{card}" shows: its '
+        f"elements are {listing}. Click the one the task needs, or element {index} again if it is the one "
+        "meant."
     )
+
+
+def _shows(items: list[ElementNode | TextNode], words: set[str]) -> bool:
+    """Whether the card of ``items`` shows every one of ``words``."""
+    return words <= _words(" ".join(_text(item) for item in items))
+
+
+def _said(items: list[ElementNode | TextNode]) -> str:
+    """The first words of a card, as a hold quotes it."""
+    return _cut(" ".join(text for item in items if (text := _text(item))))
 
 
 def _check_name_below(
@@ -91,6 +109,7 @@ def _check_name_below(
     names: list[str],
     held: set[tuple[str, str]],
     redact: Callable[[str], str],
+    where: str,
 ) -> None:
     """Fail when no card in view shows the first name the task gives and the list goes on below: the
     model clicked the search icon over a list whose mail from Jemima was further down, then typed the
@@ -101,12 +120,11 @@ def _check_name_below(
     held.add((snapshot.url, node.element_id))
     name = redact(names[0])
     raise NameBelow(
-        f'element {index} is in none of the list\'s cards, and the task names "{name}", which no card in '
-        f"view shows; the list goes on below ({below}). Call scroll_to_text with {name!r} to bring that card "
-        f"into view, or click element {index} again if it is the one meant.",
-        f'element {index} is in none of the list\'s cards, and the task names "{name}", which no card in '
-        f"view showed; the list went on below, and is scrolled to {name!r} now (see the page): click in "
-        "that card.",
+        f'element {index} {where}, but the task names "{name}", which no card in view shows; the list goes '
+        f"on below ({below}). Call scroll_to_text with {name!r} to bring that card into view, or click "
+        f"element {index} again if it is the one meant.",
+        f'element {index} {where}, but the task names "{name}", which no card in view showed; the list went '
+        f"on below, and is scrolled to {name!r} now (see the page; its indices changed): click in that card.",
         names[0],
     )
 
