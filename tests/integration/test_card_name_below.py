@@ -59,8 +59,8 @@ async def test_a_name_below_the_view_holds_the_click_once_and_scrolls_the_list_t
     held = await _click(page, follows["Idris"], TASK)
     assert held.error == (
         f'element {follows["Idris"]} is for "Idris Okafor", but the task names "Marisol", which no card in '
-        "view showed; the list went on below, and is scrolled to 'Marisol' now (see the page): click the "
-        "control of that card."
+        "view showed; the list went on below, and is scrolled to 'Marisol' now (see the page; its indices "
+        "changed): click the control of that card."
     ), held.error
     assert held.held and await _said(page) == "Nobody followed yet."
     follows = await _follows(page)

@@ -120,8 +120,8 @@ def _check_name_below(
         f"list goes on below ({below}). Call scroll_to_text with {name!r} to bring that card into view, or "
         f"click element {index} again if it is the one meant.",
         f'element {index} is for "{mine}", but the task names "{name}", which no card in view showed; the '
-        f"list went on below, and is scrolled to {name!r} now (see the page): click the control of that "
-        "card.",
+        f"list went on below, and is scrolled to {name!r} now (see the page; its indices changed): click "
+        "the control of that card.",
         names[0],
     )
 
