@@ -10,8 +10,10 @@ from collections.abc import Callable
 
 from browser_agent import Agent
 from browser_agent.browser import BrowserSession
+from browser_agent.controller import Controller
 from browser_agent.record import AgentHistory
 from browser_agent.testing import ScriptedChatModel, find_index
+from tests.support.pages import index_of
 from tests.support.server import LocalServer
 from tests.support.turns import Policy, in_turn, step
 
@@ -146,3 +148,34 @@ async def test_the_recipient_the_task_forwards_to_is_named_for_the_to_field(
     typed = history.steps[3].results[0].extracted_content or ""
     assert typed.startswith(f"Typed 'Priya' into element {field} "), typed  # the field it named
     assert history.is_done() and (await session.page.inner_text("#owner")).strip() == "With Priya"
+
+
+async def test_a_click_on_an_empty_field_names_the_text_the_task_gives_for_it(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Told only "input_text types into it", the 1.5B model clicked the empty "to:" of a forwarded mail
+    again (email-inbox seed 0): the click's result names whom the task forwards to."""
+    await session.navigate(server.url("agent/helpdesk.html"))
+    await session.page.evaluate(
+        "openTicket('T-311', 'Printer'); document.getElementById('handing').hidden = false"
+    )
+    await session.state()
+    field = await index_of(session, "assignee")
+    [clicked] = await Controller().run(
+        [{"action": "click_element", "index": field}],
+        session,
+        model_chose=True,
+        task="Open ticket T-311 and forward it to Priya.",
+    )
+    assert clicked.extracted_content == (
+        f"Clicked element {field} (input); the field is empty: type 'Priya' into it with input_text (the "
+        "task gives it)"
+    ), clicked.extracted_content
+    # a task that gives nothing plain for it: the note stays general
+    [other] = await Controller().run(
+        [{"action": "click_element", "index": field}],
+        session,
+        model_chose=True,
+        task="Hand ticket T-311 over.",
+    )
+    assert (other.extracted_content or "").endswith("; the field is empty: input_text types into it"), other

@@ -25,7 +25,7 @@ from browser_agent.controller.actions.place_guard import check_place_asked, page
 from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
 from browser_agent.controller.actions.quoted_button import check_quoted_button
 from browser_agent.controller.actions.read_only import type_into_read_only
-from browser_agent.controller.actions.refusals import check_typeable, is_text_field
+from browser_agent.controller.actions.refusals import check_typeable, is_text_field, named_as
 from browser_agent.controller.actions.slider import set_slider
 from browser_agent.controller.actions.step_verb import check_step_verb
 from browser_agent.controller.actions.submenus import (
@@ -42,9 +42,10 @@ from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.toggle_guard import check_not_unchecking, is_toggle, note_checked
 from browser_agent.controller.actions.typed_fields import put_value
 from browser_agent.controller.actions.unnamed_box import check_box_named
+from browser_agent.controller.actions.untyped_text import recipient_for, to_type
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
-from browser_agent.dom.snapshot import ElementNode
+from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.dom.text_limits import OPTION_CAP
 from browser_agent.errors import ActionError
 
@@ -182,7 +183,23 @@ async def _empty_field_note(index: int, node: ElementNode, ctx: ActionContext) -
     empty = False
     with contextlib.suppress(PlaywrightError, ActionError):  # the click took the field away: say nothing
         empty = bool(await (await ctx.element(index))[1].evaluate(_EMPTY_JS))
-    return "; the field is empty: input_text types into it" if empty else ""
+    if not empty:
+        return ""
+    given = _text_given(node, await ctx.current_snapshot(), ctx.task)
+    if given is not None and ctx.redact(given) == given:
+        # told only "input_text types into it", the 1.5B model clicked the "to:" of a forwarded mail again
+        # (email-inbox seed 0)
+        return f"; the field is empty: type {given!r} into it with input_text (the task gives it)"
+    return "; the field is empty: input_text types into it"
+
+
+def _text_given(node: ElementNode, snapshot: DomSnapshot, task: str) -> str | None:
+    """What ``task`` plainly gives to type into ``node``: whom it forwards or sends to, for a "to:" field;
+    else the one text it quotes to type, when it quotes one only."""
+    if whom := recipient_for(named_as(node, str, snapshot), task):
+        return whom
+    texts = to_type(task)
+    return texts[0] if len(texts) == 1 else None
 
 
 async def _followed_new_tab(index: int, page: Page, ctx: ActionContext) -> ActionResult:
