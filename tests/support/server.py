@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -66,13 +67,25 @@ class _Handler(SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A threading server that says nothing when the browser drops a request (a navigation away, a page
+    closed): its handler thread printed a traceback to the test process's stderr, which a test reading
+    stderr then saw as its own."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 class LoopbackServer:
     """Run ``handler`` on a loopback address (127.0.0.1 unless ``host`` says another of 127/8; a random
     port) in a background thread while entered."""
 
     def __init__(self, handler: Callable[..., BaseHTTPRequestHandler], host: str = "127.0.0.1") -> None:
-        self._httpd = ThreadingHTTPServer((host, 0), handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _QuietServer((host, 0), handler)
         self.host = host
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
