@@ -194,22 +194,3 @@ async def test_the_result_the_task_asks_for_is_clicked_whatever_place_the_goal_n
     clicked = await _click(session, second, "Click the 3rd search result.", task)
     assert clicked.error is None and session.page.url.endswith("#book"), clicked.error
 
-
-async def test_a_click_to_the_page_holding_the_result_asked_says_it_is_there(
-    session: BrowserSession, server: LocalServer
-) -> None:
-    """Told only "Clicked element 6 (2)", the 1.5B model clicked the same index again, by then the link
-    back to page 1 (search-engine seed 56): the result says the page holds the result asked for."""
-    await _view(session, server)
-    page_two = await index_of(session, "?p=2")
-    moved = await _click(session, page_two, "Open the 6th result.")
-    assert moved.error is None and session.page.url.endswith("?p=2"), moved.error
-    assert (moved.extracted_content or "").endswith(
-        '; page 2 shows now, with the 6th result on it (marked "(6th result)" on the page): click that result'
-    ), moved.extracted_content
-    # a page link to a page without it says nothing more (the link away is let through a second time)
-    await _view(session, server)
-    page_three = await index_of(session, "?p=3")
-    assert (await _click(session, page_three, "Open the 6th result.")).error is not None
-    away = await _click(session, page_three, "Open the 6th result.")
-    assert away.error is None and "shows now" not in (away.extracted_content or ""), away

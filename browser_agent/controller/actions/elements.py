@@ -21,7 +21,7 @@ from browser_agent.controller.actions.menu_path import check_menu_path
 from browser_agent.controller.actions.model_typing import check_typing, text_meant
 from browser_agent.controller.actions.opened_fields import opened_fields_note
 from browser_agent.controller.actions.overwrite_guard import note_typed
-from browser_agent.controller.actions.place_guard import check_place_asked, page_note
+from browser_agent.controller.actions.place_guard import check_place_asked
 from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
 from browser_agent.controller.actions.quoted_button import check_quoted_button
 from browser_agent.controller.actions.read_only import type_into_read_only
@@ -115,10 +115,8 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         session.context.remove_listener("page", on_page)
     if opened:
         return await _followed_new_tab(index, opened[-1], ctx)
-    seen = await ctx.current_snapshot()
     note = (
-        page_note(node, seen, ctx.goal, ctx.task)
-        or await _checked_note(index, node, ctx)
+        await _checked_note(index, node, ctx)
         or await _empty_field_note(index, node, ctx)
         or await opened_fields_note(session.page, await ctx.current_snapshot())
     )

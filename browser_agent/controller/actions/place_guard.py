@@ -27,7 +27,7 @@ from browser_agent.dom.ranks import current_page, ordinal, places_and_size
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 from browser_agent.errors import HeldBackError
 
-__all__ = ["Whereabouts", "asked_place", "check_place_asked", "page_note", "whereabouts"]
+__all__ = ["Whereabouts", "asked_place", "check_place_asked", "whereabouts"]
 
 # "the 4th search result", "7th result", "the 2nd item of the list": an ordinal before a word for a result
 _ASKED = re.compile(
@@ -128,21 +128,6 @@ def check_place_asked(
     raise HeldBackError(
         f"{said}, and the {ordinal(wanted)} result is on page {page}: {first}, then the {ordinal(wanted)} "
         f"result there {anyway}."
-    )
-
-
-def page_note(node: ElementNode, snapshot: DomSnapshot, goal: str, task: str) -> str:
-    """What a click on ``node``, a link to the page of the paged list that holds the result ``goal`` or
-    ``task`` asks for, brought into view: "" for any other click. Told only "Clicked element 6 (2)", the
-    1.5B model clicked the same index again, by then the link back to page 1 (search-engine seed 56)."""
-    wanted = asked_place(goal, task)
-    found = whereabouts(snapshot, wanted) if wanted is not None else None
-    if found is None or found.result is not None or _page_opened(node, snapshot, found.pages) != found.page:
-        return ""
-    place = ordinal(found.place)
-    return (
-        f'; page {found.page} shows now, with the {place} result on it (marked "({place} result)" on the '
-        "page): click that result"
     )
 
 
