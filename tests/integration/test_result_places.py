@@ -193,4 +193,3 @@ async def test_the_result_the_task_asks_for_is_clicked_whatever_place_the_goal_n
     task = "Find and click the 2nd search result."
     clicked = await _click(session, second, "Click the 3rd search result.", task)
     assert clicked.error is None and session.page.url.endswith("#book"), clicked.error
-
