@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 
 from browser_agent.dom.snapshot import ElementNode, TextNode
 
-__all__ = ["card_depth", "card_labels", "cards_in_view", "look_alike_cards"]
+__all__ = ["card_depth", "card_labels", "cards_in_view", "cut_label", "look_alike_cards"]
 
 # The items of each numbered container, keyed by (frame, container).
 _Boxes = dict[tuple[int, int], list[ElementNode | TextNode]]
@@ -76,7 +76,7 @@ def card_labels(items: Sequence[ElementNode | TextNode]) -> dict[str, str]:
             others = {text for i, texts in enumerate(cards) if i != at for text in texts}
             label = next((text for text in cards[at] if text not in others and _says_something(text)), "")
             if label:
-                found[node.element_id] = _cut(label)
+                found[node.element_id] = cut_label(label)
     return found
 
 
@@ -176,7 +176,7 @@ def _says_something(text: str) -> bool:
     return sum(ch.isalnum() for ch in text) >= 2
 
 
-def _cut(text: str) -> str:
+def cut_label(text: str) -> str:
     """At most ``LABEL_CAP`` characters, cut after a whole word, with no double quote."""
     text = text.replace('"', "'")
     if len(text) <= LABEL_CAP:

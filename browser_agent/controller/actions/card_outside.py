@@ -19,7 +19,7 @@ from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
 from browser_agent.controller.actions.card_guard import NameBelow, more_below, task_names
-from browser_agent.dom.cards import LABEL_CAP, cards_in_view, look_alike_cards
+from browser_agent.dom.cards import cards_in_view, cut_label, look_alike_cards
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode, TextNode
 from browser_agent.errors import HeldBackError
 
@@ -83,7 +83,9 @@ def check_outside_cards(
     if not elements:
         return
     held.add(key)
-    listing = ", ".join(f"{c.index} ({redact(_cut(c.icon or _text(c) or c.tag))})" for c in elements[:_SHOWN])
+    listing = ", ".join(
+        f"{c.index} ({redact(cut_label(c.icon or _text(c) or c.tag))})" for c in elements[:_SHOWN]
+    )
     card = redact(_said(items))
     raise HeldBackError(
         f'element {index} {where}, but the task names "{redact(name)}", which the card "{card}" shows: its '
@@ -99,7 +101,7 @@ def _shows(items: list[ElementNode | TextNode], words: set[str]) -> bool:
 
 def _said(items: list[ElementNode | TextNode]) -> str:
     """The first words of a card, as a hold quotes it."""
-    return _cut(" ".join(text for item in items if (text := _text(item))))
+    return cut_label(" ".join(text for item in items if (text := _text(item))))
 
 
 def _check_name_below(
@@ -137,12 +139,3 @@ def _text(item: ElementNode | TextNode) -> str:
     if isinstance(item, TextNode):
         return " ".join(item.text.split())
     return "" if item.tag in _FIELDS else " ".join((item.text or item.name).split())
-
-
-def _cut(text: str) -> str:
-    """At most ``LABEL_CAP`` characters, cut after a whole word, with no double quote."""
-    text = text.replace('"', "'")
-    if len(text) <= LABEL_CAP:
-        return text
-    head = text[: LABEL_CAP - 1]
-    return head[: head.rfind(" ")].rstrip(" ,;:") + "…" if " " in head else head + "…"
