@@ -179,3 +179,31 @@ async def test_a_click_on_an_empty_field_names_the_text_the_task_gives_for_it(
         task="Hand ticket T-311 over.",
     )
     assert (other.extracted_content or "").endswith("; the field is empty: input_text types into it"), other
+
+
+async def test_the_quoted_text_is_named_only_for_the_pages_one_text_field(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """With two text fields, which one the quoted text goes in is the model's to read: named for whichever
+    was clicked, "16", asked for the 3rd textbox, went into the 2nd."""
+    task = 'Open ticket T-311 and add the comment "Toner replaced".'
+    await session.navigate(server.url("agent/helpdesk.html"))
+    await session.page.evaluate(
+        "openTicket('T-311', 'Printer'); document.getElementById('commenting').hidden = false"
+    )
+    await session.page.evaluate("document.getElementById('q').remove()")  # the ticket finder
+    await session.state()
+    box = await index_of(session, "Comment")
+    [alone] = await Controller().run(
+        [{"action": "click_element", "index": box}], session, model_chose=True, task=task
+    )
+    assert (alone.extracted_content or "").endswith(
+        "; the field is empty: type 'Toner replaced' into it with input_text (the task gives it)"
+    ), alone.extracted_content
+    await session.page.evaluate("document.getElementById('handing').hidden = false")
+    await session.state()
+    box = await index_of(session, "Comment")
+    [two] = await Controller().run(
+        [{"action": "click_element", "index": box}], session, model_chose=True, task=task
+    )
+    assert (two.extracted_content or "").endswith("; the field is empty: input_text types into it"), two

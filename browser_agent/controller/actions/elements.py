@@ -25,7 +25,7 @@ from browser_agent.controller.actions.place_guard import check_place_asked
 from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
 from browser_agent.controller.actions.quoted_button import check_quoted_button
 from browser_agent.controller.actions.read_only import type_into_read_only
-from browser_agent.controller.actions.refusals import check_typeable, is_text_field, named_as
+from browser_agent.controller.actions.refusals import check_typeable, fields_of, is_text_field, named_as
 from browser_agent.controller.actions.slider import set_slider
 from browser_agent.controller.actions.step_verb import check_step_verb
 from browser_agent.controller.actions.submenus import (
@@ -193,11 +193,14 @@ async def _empty_field_note(index: int, node: ElementNode, ctx: ActionContext) -
 
 def _text_given(node: ElementNode, snapshot: DomSnapshot, task: str) -> str | None:
     """What ``task`` plainly gives to type into ``node``: whom it forwards or sends to, for a "to:" field;
-    else the one text it quotes to type, when it quotes one only."""
+    else the one text it quotes to type, when it quotes one only and ``node`` is the page's one text
+    field (with several, which one it goes in is the model's to read: named for whichever box was
+    clicked, "16", asked for the 3rd textbox, went into the 2nd, as with the submit hold's first
+    version)."""
     if whom := recipient_for(named_as(node, str, snapshot), task):
         return whom
     texts = to_type(task)
-    return texts[0] if len(texts) == 1 else None
+    return texts[0] if len(texts) == 1 and len(fields_of(snapshot)) == 1 else None
 
 
 async def _followed_new_tab(index: int, page: Page, ctx: ActionContext) -> ActionResult:
