@@ -14,6 +14,7 @@ from browser_agent.controller.actions.card_outside import check_outside_cards
 from browser_agent.controller.actions.close_guard import check_not_closing_unfilled, closes
 from browser_agent.controller.actions.enter_key import EnterWatch
 from browser_agent.controller.actions.expand_guard import check_expanded_first
+from browser_agent.controller.actions.field_note import empty_field_note
 from browser_agent.controller.actions.field_values import VALUE_TYPES
 from browser_agent.controller.actions.goal_guard import OffTheList, check_goal_names_it
 from browser_agent.controller.actions.leave_guard import check_leaving, leaving_question
@@ -25,7 +26,7 @@ from browser_agent.controller.actions.place_guard import check_place_asked
 from browser_agent.controller.actions.pointer import click_at_point, click_checked, hover_checked
 from browser_agent.controller.actions.quoted_button import check_quoted_button
 from browser_agent.controller.actions.read_only import type_into_read_only
-from browser_agent.controller.actions.refusals import check_typeable, fields_of, is_text_field, named_as
+from browser_agent.controller.actions.refusals import check_typeable
 from browser_agent.controller.actions.slider import set_slider
 from browser_agent.controller.actions.step_verb import check_step_verb
 from browser_agent.controller.actions.submenus import (
@@ -42,10 +43,9 @@ from browser_agent.controller.actions.suggestions import watch_suggestions
 from browser_agent.controller.actions.toggle_guard import check_not_unchecking, is_toggle, note_checked
 from browser_agent.controller.actions.typed_fields import put_value
 from browser_agent.controller.actions.unnamed_box import check_box_named
-from browser_agent.controller.actions.untyped_text import recipient_for, to_type
 from browser_agent.controller.context import ActionContext
 from browser_agent.controller.registry import Registry
-from browser_agent.dom.snapshot import DomSnapshot, ElementNode
+from browser_agent.dom.snapshot import ElementNode
 from browser_agent.dom.text_limits import OPTION_CAP
 from browser_agent.errors import ActionError
 
@@ -117,7 +117,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
         return await _followed_new_tab(index, opened[-1], ctx)
     note = (
         await _checked_note(index, node, ctx)
-        or await _empty_field_note(index, node, ctx)
+        or await empty_field_note(index, node, ctx)
         or await opened_fields_note(session.page, await ctx.current_snapshot())
     )
     return ActionResult(extracted_content=f"Clicked element {index} ({_label(node, ctx)}){note}")
@@ -167,40 +167,6 @@ async def _checked_note(index: int, node: ElementNode, ctx: ActionContext) -> st
     if is_toggle(node):
         note_checked(ctx.session, (await ctx.current_snapshot()).url, node.element_id, bool(checked))
     return "; it is now checked" if checked else "; it is now unchecked"
-
-
-_EMPTY_JS = "(el) => (el.isContentEditable ? el.textContent : (el.value ?? '')).trim() === ''"
-
-
-async def _empty_field_note(index: int, node: ElementNode, ctx: ActionContext) -> str:
-    """Whether the clicked element is a text field still empty: a click only puts the caret there, and a
-    small model clicked the fields of "Enter the password ... into both text fields", then said they were
-    filled. The result says how to fill it."""
-    if not is_text_field(node):
-        return ""
-    empty = False
-    with contextlib.suppress(PlaywrightError, ActionError):  # the click took the field away: say nothing
-        empty = bool(await (await ctx.element(index))[1].evaluate(_EMPTY_JS))
-    if not empty:
-        return ""
-    given = _text_given(node, await ctx.current_snapshot(), ctx.task)
-    if given is not None and ctx.redact(given) == given:
-        # told only "input_text types into it", the 1.5B model clicked the "to:" of a forwarded mail again
-        # (email-inbox seed 0)
-        return f"; the field is empty: type {given!r} into it with input_text (the task gives it)"
-    return "; the field is empty: input_text types into it"
-
-
-def _text_given(node: ElementNode, snapshot: DomSnapshot, task: str) -> str | None:
-    """What ``task`` plainly gives to type into ``node``: whom it forwards or sends to, for a "to:" field;
-    else the one text it quotes to type, when it quotes one only and ``node`` is the page's one text
-    field (with several, which one it goes in is the model's to read: named for whichever box was
-    clicked, "16", asked for the 3rd textbox, went into the 2nd, as with the submit hold's first
-    version)."""
-    if whom := recipient_for(named_as(node, str, snapshot), task):
-        return whom
-    texts = to_type(task)
-    return texts[0] if len(texts) == 1 and len(fields_of(snapshot)) == 1 else None
 
 
 async def _followed_new_tab(index: int, page: Page, ctx: ActionContext) -> ActionResult:
