@@ -395,11 +395,6 @@ class Agent:
         return self.secrets
 
     def _count_outcome(self, step: AgentStep) -> None:
-        """Count consecutive failures: a step fails when the model failed or every action failed. A step
-        whose failed actions were all held back by a check counts neither way: the hold told the model
-        something new (a `done` refused for an unpressed Reply, then a star held for "forward", then a
-        `done` giving up refused, ended an email-inbox run on ``max_failures`` with steps left)."""
-        if not step.failed:
-            self.consecutive_failures = 0
-        elif step.error is not None or not all(r.held for r in step.results if r.error):
-            self.consecutive_failures += 1
+        """Count consecutive failures: a step fails when the model failed or every action failed; one whose
+        failed actions a check only held back counts neither way (``AgentStep.only_held``)."""
+        self.consecutive_failures = self.consecutive_failures + (not step.only_held) if step.failed else 0

@@ -173,15 +173,10 @@ class StepRunner:
             if not self._repeats_itself(step, page):
                 await self._enter(step, "act")
                 results = await self._act(reply.parsed.action, reply.parsed.current_state.next_goal)
-                task, redact = self.deps.messages.task, self.deps.secrets.redact
+                task, redact, last = self.deps.messages.task, self.deps.secrets.redact, number >= max_steps
+                session = self.deps.session
                 checked = self._done_guard.check(
-                    task,
-                    state.snapshot,
-                    results,
-                    redact,
-                    hints.hidden,
-                    owner=self.deps.session,
-                    last_step=number >= max_steps,
+                    task, state.snapshot, results, redact, hints.hidden, session, last
                 )
                 self._record_results(step, checked)
                 self._loops.release_held(step.step, page, step.actions, checked)

@@ -194,6 +194,13 @@ class AgentStep(BaseModel):
         return self.error is not None or (bool(self.results) and all(r.error for r in self.results))
 
     @property
+    def only_held(self) -> bool:
+        """The model answered and each failed action was held back by a check: advice, not a failure (a
+        `done` refused for an unpressed Reply, a star held for "forward", a `done` giving up refused ended
+        an email-inbox run on ``max_failures`` with steps left)."""
+        return self.error is None and all(r.held for r in self.results if r.error)
+
+    @property
     def final(self) -> RecordedResult | None:
         """The step's ``done`` result, when the step ended the task."""
         last = self.results[-1] if self.results else None
