@@ -151,8 +151,9 @@ async def test_the_link_of_the_page_shown_names_the_result_in_view(
     sixth = await index_of(session, "A River Runs Through It")
     held = await _click(session, shown, "Click the 6th result")
     assert held.error == (
-        f"Not clicked: element {shown} opens page 2, and the 6th result is on this page: element {sixth}. "
-        f"Click element {sixth} (or element {shown} again if you meant it)."
+        f"Not clicked: element {shown} is page 2, the page shown now, and the 6th result is on this page: "
+        f"element {sixth} ('A River Runs Through It'). Click element {sixth} (or element {shown} again if you "
+        "meant it)."
     ), held.error
     # the goal now also names the link "1"; the click the refusal asked for is not held back for it
     clicked = await _click(session, sixth, "Click the 6th result, not the one on page 1")
@@ -179,7 +180,8 @@ async def test_the_place_asked_for_speaks_before_a_page_number_in_the_goal(
     sixth = await index_of(session, "A River Runs Through It")
     held = await _click(session, page_one, "Click the 6th result on page 2")
     assert held.error is not None and held.error.startswith(
-        f"Not clicked: element {page_one} opens page 1, and the 6th result is on this page: element {sixth}."
+        f"Not clicked: element {page_one} opens page 1, and the 6th result is on this page: element {sixth} "
+        "('A River Runs Through It')."
     ), held.error
 
 

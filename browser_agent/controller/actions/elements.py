@@ -118,7 +118,7 @@ async def click_element(index: int, ctx: ActionContext) -> ActionResult:
     note = (
         await _checked_note(index, node, ctx)
         or await empty_field_note(index, node, ctx)
-        or await opened_fields_note(session.page, await ctx.current_snapshot())
+        or await opened_fields_note(ctx, await ctx.current_snapshot())
     )
     return ActionResult(extracted_content=f"Clicked element {index} ({_label(node, ctx)}){note}")
 
@@ -190,7 +190,7 @@ async def input_text(index: int, text: str, ctx: ActionContext, clear: bool) -> 
             return moved
     snapshot = await ctx.current_snapshot()
     await check_typeable(index, node, handle, snapshot, ctx.redact)
-    text, swapped = await text_meant(index, text, snapshot, ctx) if ctx.model_chose else (text, "")
+    text, swapped = await text_meant(index, node, text, snapshot, ctx) if ctx.model_chose else (text, "")
     kind = str(await handle.evaluate("(el) => (el.tagName === 'INPUT' ? el.type : '')"))
     if kind in VALUE_TYPES:  # put_value refuses a read-only one itself
         return await put_value(index, handle, kind, text, ctx, _label(node, ctx))

@@ -3,7 +3,8 @@
 Each check is a slip a small model made, in its own module; this runs them in their order, for
 ``input_text`` when the model chose the action (replays, workflows and direct calls type what they are
 given). Before anything is typed: a made-up email address (``invented_address.py``), a quoted text in the
-letter case the task asks for (``letter_case.py``), a made-up value where the page labels one
+letter case the task asks for (``letter_case.py``), a "to:" without whom the task sends to
+(``recipient_field.py``), a made-up value where the page labels one
 (``unseen_text.py``). Then, once the field is known to take text: typing over the page's own text
 (``overwrite_guard.py``), several words where the task asks for one (``one_word.py``), and a word that is
 not the Nth the task asks for (``ordinal_word.py``), in that order, so that the refusal over the text to
@@ -19,6 +20,7 @@ from browser_agent.controller.actions.letter_case import text_in_case
 from browser_agent.controller.actions.one_word import check_one_word
 from browser_agent.controller.actions.ordinal_word import check_ordinal_word, nth_word
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting
+from browser_agent.controller.actions.recipient_field import check_recipient
 from browser_agent.controller.actions.unseen_text import check_text_seen
 from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
@@ -26,16 +28,19 @@ from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 __all__ = ["check_typing", "text_meant"]
 
 
-async def text_meant(index: int, text: str, snapshot: DomSnapshot, ctx: ActionContext) -> tuple[str, str]:
-    """The text to type into element ``index`` for the model's ``text``, and what the result says of a
-    change (empty when there is none).
+async def text_meant(
+    index: int, node: ElementNode, text: str, snapshot: DomSnapshot, ctx: ActionContext
+) -> tuple[str, str]:
+    """The text to type into element ``index`` (``node``) for the model's ``text``, and what the result
+    says of a change (empty when there is none).
 
     Raises:
-        ActionError: a made-up address or value, the first time.
+        ActionError: a made-up address or value, or a "to:" without whom the task names, the first time.
     """
     text, swapped = await text_for_address(index, text, snapshot, ctx)
     if not swapped:
         text, swapped = text_in_case(text, ctx)
+    check_recipient(index, node, text, snapshot, ctx)
     await check_text_seen(index, text, snapshot, ctx)
     return text, swapped
 

@@ -5,16 +5,22 @@ task done. The click's result says how many empty fields appeared, so the next s
 Fields an earlier look had seen, which the page had turned off or hidden, are told apart: a pop-up asked
 "Exit to home page?" as the model typed, turned the form off, and Cancel turned it back on, its fields
 emptied. Told "it opened 2 empty text fields", the 1.5B model wrote "The task is done." and pressed
-Login with both empty; the result now says that they are back and to type into them again."""
+Login with both empty; the result now says that they are back and to type into them again.
+
+When the one field opened is the "to:" of a task that forwards or sends to someone, the note names whom:
+told only that a field opened, the 1.5B model typed the forwarded mail's subject into it (email-inbox
+seed 58)."""
 
 from __future__ import annotations
 
 import contextlib
 
-from playwright.async_api import Page
-
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.controller.actions.refusals import is_text_field, named_as
+from browser_agent.controller.actions.untyped_text import recipient, recipient_for
+from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot
+from browser_agent.errors import ActionError
 
 __all__ = ["opened_fields_note"]
 
@@ -39,12 +45,13 @@ _EMPTY_FIELDS_JS = """() => {
 }"""
 
 
-async def opened_fields_note(page: Page, seen: DomSnapshot) -> str:
+async def opened_fields_note(ctx: ActionContext, seen: DomSnapshot) -> str:
     """``; it opened N empty text fields ...`` when the page now shows empty text fields that were not
     in ``seen`` (the page the model chose from); "" otherwise, or when the page cannot be asked."""
     found: list[str] = []
-    with contextlib.suppress(PlaywrightError):  # navigated away or closed: the next state says it
-        found = await page.main_frame.evaluate(_EMPTY_FIELDS_JS)
+    # navigated away or closed: the next state says it
+    with contextlib.suppress(PlaywrightError, ActionError):
+        found = await ctx.session.page.main_frame.evaluate(_EMPTY_FIELDS_JS)
     new = [element_id for element_id in found if element_id not in seen.element_ids]
     if not new:
         return ""
@@ -53,5 +60,34 @@ async def opened_fields_note(page: Page, seen: DomSnapshot) -> str:
             return "; an empty text field is back on the page (marked *): type into it again"
         return f"; {len(new)} empty text fields are back on the page (marked *): type into them again"
     if len(new) == 1:
-        return "; it opened an empty text field (marked * on the page): input_text types into it"
+        return await _recipient_note(ctx, seen) or (
+            "; it opened an empty text field (marked * on the page): input_text types into it"
+        )
     return f"; it opened {len(new)} empty text fields (marked * on the page): input_text types into them"
+
+
+async def _recipient_note(ctx: ActionContext, seen: DomSnapshot) -> str:
+    """The note for one opened field that is the "to:" of whom the task sends to; "" for any other."""
+    whom = recipient(ctx.task) if ctx.task else None
+    if whom is None or ctx.redact(whom) != whom:
+        return ""
+    try:  # a look only: the next state is still the one the model's indices will refer to
+        fresh = await ctx.session.capture(keep=False, retry=False)
+        empty = set(await ctx.session.page.main_frame.evaluate(_EMPTY_FIELDS_JS))  # ids given by the look
+    except (PlaywrightError, ActionError):
+        return ""
+    seen_ids = seen.element_ids
+    opened = [
+        n
+        for n in fresh.selector_map.values()
+        if n.element_id in empty and n.element_id not in seen_ids and is_text_field(n)
+    ]
+    if len(opened) != 1:
+        return ""
+    label = " ".join(named_as(opened[0], ctx.redact, fresh).split())
+    if recipient_for(label, ctx.task) is None:
+        return ""
+    return (
+        f"; it opened an empty {label!r} field (marked * on the page): type {whom!r} into it with input_text "
+        "(whom the task sends to)"
+    )

@@ -38,6 +38,7 @@ _ASKS_NTH = re.compile(
 )
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _AROUND = 2  # words shown of the named text beyond the one asked for
+_COUNTED = 10  # the words counted out in a refusal, at most
 
 # Per session, the words whose typing was held back once.
 _HELD: WeakKeyDictionary[object, set[str]] = WeakKeyDictionary()
@@ -104,6 +105,7 @@ class NthWord:
     word: str
     shown: str
     found: frozenset[str]
+    counted: str = ""  # " (1 Pellentesque, 2 Massa, 3 dui)": the words up to it, counted out
 
 
 async def nth_word(index: int, ctx: ActionContext) -> NthWord | None:
@@ -124,7 +126,18 @@ async def nth_word(index: int, ctx: ActionContext) -> NthWord | None:
         return None
     labels = [_WORD.findall(node.name or node.text) for node in snapshot.selector_map.values()]
     found = frozenset(w.lower() for w in (_word_at(words, place) for words in texts + labels) if w)
-    return NthWord(said, _word_at(longest, place) or "", _around(longest, place), found)
+    return NthWord(
+        said, _word_at(longest, place) or "", _around(longest, place), found, _counted(longest, place)
+    )
+
+
+def _counted(words: list[str], place: int) -> str:
+    """`` (1 Pellentesque, 2 Massa, 3 dui)``: the words of a text up to ``place``, numbered (a small model
+    does not count; told only the word, the 1.5B model typed its own again: find-word seed 58); "" for the
+    last word, or a place past the tenth."""
+    if not 0 < place <= _COUNTED:
+        return ""
+    return " (" + ", ".join(f"{n} {w}" for n, w in enumerate(words[:place], 1)) + ")"
 
 
 def check_ordinal_word(index: int, text: str, nth: NthWord | None, ctx: ActionContext) -> None:
@@ -142,11 +155,14 @@ def check_ordinal_word(index: int, text: str, nth: NthWord | None, ctx: ActionCo
     if word in nth.found or word in held:
         return
     held.add(word)
+    clean = ctx.redact(nth.shown) == nth.shown and ctx.redact(nth.counted) == nth.counted
+    counted = nth.counted if clean else ""  # a secret's words, counted apart, would no longer match it
     own = " (a word of the task's own sentence)" if word in _WORD.findall(ctx.task.lower()) else ""
     raise HeldForNowError(
         f"Not typed into element {index}: the task asks for {ctx.quote(nth.said)}, and {ctx.quote(typed[0])}"
-        f"{own} is not that word of any text in view. In {ctx.quote(nth.shown)} it is {ctx.quote(nth.word)}: "
-        "type that word (or the same text again if you meant it)."
+        f"{own} is not that word of any text in view. In {ctx.quote(nth.shown)} it is {ctx.quote(nth.word)}"
+        f"{counted}: type {ctx.quote(nth.word)} into element {index} (or the same text again if you meant "
+        "it)."
     )
 
 

@@ -108,15 +108,20 @@ def check_place_asked(
         # with the result asked for in view, any page link leads away from it (or nowhere)
         if opens is None or (here is None and (opens == page or link is None)):
             return
-        said = f"Not clicked: element {index} opens page {opens}"
+        shown = current_page(snapshot.items, pages)
+        if shown is not None and shown.element_id == node.element_id:
+            # "opens page 3" of the page shown now: the 1.5B model went on looking for page 3 (seed 58)
+            said = f"Not clicked: element {index} is page {opens}, the page shown now"
+        else:
+            said = f"Not clicked: element {index} opens page {opens}"
     held.add(key)
     anyway = f"(or element {index} again if you meant it)"
     if here is not None:
         advise(owner, snapshot, here)
         if mine is None:
             raise HeldBackError(
-                f"{said}, and the {ordinal(wanted)} result is on this page: element {here.index}. Click "
-                f"element {here.index} {anyway}."
+                f"{said}, and the {ordinal(wanted)} result is on this page: element {here.index}"
+                f"{_named(here)}. Click element {here.index} {anyway}."
             )
         raise HeldBackError(
             f"{said}; the {ordinal(wanted)} result is element {here.index}: click element {here.index} "
@@ -140,6 +145,12 @@ def _page_opened(node: ElementNode, snapshot: DomSnapshot, pages: frozenset[str]
     if not step or shown is None or not _number(shown):
         return None
     return _number(shown) + step
+
+
+def _named(node: ElementNode) -> str:
+    """`` ('Augus')``: the result's text, so that the advice says which one it is."""
+    text = " ".join((node.text or node.name).split())
+    return f" ({text[:40]!r})" if text else ""
 
 
 def _number(node: ElementNode) -> int:
