@@ -41,7 +41,7 @@ async def test_an_ordinal_word_names_that_word_of_the_longest_text(
     held = await _type(session, server, "Harbour ferries return", task)
     assert held.error is not None and held.error.endswith(
         "('the 3rd word'), and 'Harbour ferries return' is 3 words; in 'Harbour ferries return after winter "
-        "…' the 3rd word is 'return': type 'return'."
+        "…' the 3rd word is 'return' (1 Harbour, 2 ferries, 3 return): type 'return' into element 0."
     ), held
     # no text of several words is the 3rd word: the same typing is held back again (the 1.5B model typed
     # "the 9th word" twice, then pressed Submit)
@@ -49,6 +49,18 @@ async def test_an_ordinal_word_names_that_word_of_the_longest_text(
     assert again.error == held.error and await session.page.input_value("#answer") == ""
     word = await _type(session, server, "return", task)
     assert word.error is None and await session.page.input_value("#answer") == "return"
+
+
+async def test_the_tasks_own_name_for_the_word_is_said_to_be_no_word(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Told that "the 3rd word" was 3 words, the 1.5B model typed "the 3rd word" again (find-word 9)."""
+    held = await _type(session, server, "The 3rd word", "Enter the 3rd word of the headline.")
+    assert held.error is not None and held.error.endswith(
+        ": 'The 3rd word' is how the task names the word to find, not the word; in 'Harbour ferries return "
+        "after winter …' the 3rd word is 'return' (1 Harbour, 2 ferries, 3 return): type 'return' into "
+        "element 0."
+    ), held
 
 
 async def test_a_quoted_text_and_a_task_without_one_word_are_typed_at_once(

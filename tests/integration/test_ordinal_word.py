@@ -78,3 +78,13 @@ async def test_a_field_that_shows_a_value_counts_with_its_whole_value(
     assert over.error is not None and "that the page wrote" in over.error, over
     into = await type_as_model(session, url, "Notes", "boulder", task)  # meant: not held for the word
     assert into.error is None and await session.page.input_value("#notes") == "boulder", into
+
+
+async def test_the_words_are_not_counted_out_when_they_hold_a_secret(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """Counted apart ("2 rivers, 3 slowly"), a secret's words would no longer read as the secret."""
+    url = server.url("controller/word_puzzle.html")
+    held = await type_as_model(session, url, "Answer", "word", _TASK, sensitive_data={"x": "rivers slowly"})
+    assert held.error is not None and "rivers" not in held.error and "slowly" not in held.error, held
+    assert held.error.endswith("type 'carve' into element 2 (or the same text again if you meant it)."), held

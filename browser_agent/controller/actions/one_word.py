@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from weakref import WeakKeyDictionary
 
-from browser_agent.controller.actions.ordinal_word import NthWord
+from browser_agent.controller.actions.ordinal_word import NthWord, counted_out
 from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.controller.context import ActionContext
 from browser_agent.errors import HeldForNowError
@@ -59,10 +59,18 @@ def check_one_word(index: int, text: str, ctx: ActionContext, nth: NthWord | Non
     held.add(key)
     hint = f"; the {which} of them is {ctx.quote(pick)}" if pick else ""
     if not pick and nth is not None:  # no text of several words is the Nth word: held every time
+        said = asked.group(0)
+        if key == " ".join(_WORD.findall(said)).lower():
+            # told "'the 3rd word' is 3 words", the 1.5B model typed "the 3rd word" four times (find-word 9)
+            what = f"{ctx.quote(text.strip(), 60)} is how the task names the word to find, not the word"
+        else:
+            what = (
+                f"the task asks for one word ({ctx.quote(said)}), and {ctx.quote(text.strip(), 60)} is "
+                f"{len(words)} words"
+            )
         raise HeldForNowError(
-            f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "
-            f"{ctx.quote(text.strip(), 60)} is {len(words)} words; in {ctx.quote(nth.shown)} the {which} "
-            f"word is {ctx.quote(nth.word)}: type {ctx.quote(nth.word)}."
+            f"Not typed into element {index}: {what}; in {ctx.quote(nth.shown)} the {which} word is "
+            f"{ctx.quote(nth.word)}{counted_out(nth, ctx)}: type {ctx.quote(nth.word)} into element {index}."
         )
     raise HeldForNowError(
         f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "

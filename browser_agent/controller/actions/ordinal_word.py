@@ -26,7 +26,7 @@ from browser_agent.dom.snapshot import DomSnapshot, TextNode
 from browser_agent.dom.text_limits import ELLIPSIS
 from browser_agent.errors import ActionError, HeldForNowError
 
-__all__ = ["NthWord", "check_ordinal_word", "nth_word"]
+__all__ = ["NthWord", "check_ordinal_word", "counted_out", "nth_word"]
 
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
@@ -155,8 +155,7 @@ def check_ordinal_word(index: int, text: str, nth: NthWord | None, ctx: ActionCo
     if word in nth.found or word in held:
         return
     held.add(word)
-    clean = ctx.redact(nth.shown) == nth.shown and ctx.redact(nth.counted) == nth.counted
-    counted = nth.counted if clean else ""  # a secret's words, counted apart, would no longer match it
+    counted = counted_out(nth, ctx)
     own = " (a word of the task's own sentence)" if word in _WORD.findall(ctx.task.lower()) else ""
     raise HeldForNowError(
         f"Not typed into element {index}: the task asks for {ctx.quote(nth.said)}, and {ctx.quote(typed[0])}"
@@ -164,6 +163,13 @@ def check_ordinal_word(index: int, text: str, nth: NthWord | None, ctx: ActionCo
         f"{counted}: type {ctx.quote(nth.word)} into element {index} (or the same text again if you meant "
         "it)."
     )
+
+
+def counted_out(nth: NthWord, ctx: ActionContext) -> str:
+    """``nth.counted`` (" (1 Pellentesque, 2 Massa, 3 dui)"), or "" when its text holds a secret: counted
+    apart, a secret's words would no longer read as the secret."""
+    clean = ctx.redact(nth.shown) == nth.shown and ctx.redact(nth.counted) == nth.counted
+    return nth.counted if clean else ""
 
 
 def _around(words: list[str], place: int) -> str:
