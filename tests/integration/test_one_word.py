@@ -25,7 +25,7 @@ async def test_two_words_for_the_last_word_are_held_once_naming_the_last_of_them
     assert held.held  # a hold (HeldBackError), not a failure: the next reply's evaluation says so
     assert held.error.endswith(
         ": the task asks for one word ('the last word'), and 'winter storms' is 2 words; the last of them is "
-        "'storms': type the one word the task asks for (or the same text again if you meant it)."
+        "'storms': type 'storms' into element 0 (or the same text again if you meant it)."
     ), held.error
     assert await session.page.input_value("#answer") == ""
     again = await _type(session, server, "winter storms", task)

@@ -39,7 +39,11 @@ async def test_typing_over_the_pages_long_text_is_held_back_once(page: BrowserSe
         "wrote ('Hello, I ordered two lamps on the … Thank you, Maren'); typing with clear=true would "
         "replace all of it."
     ), held.error
-    assert "repeat this action" in held.error
+    reply = await index_of(page, "Your reply")
+    assert held.error.endswith(
+        f"type the answer into element {reply}, the page's empty text field; to replace it anyway, repeat "
+        "this action."
+    ), held.error
     assert await _value(page, "#message") == original
     [again] = await _run(page, {"action": "input_text", "index": message, "text": "Maren", "clear": True})
     assert again.error is None and await _value(page, "#message") == "Maren"
@@ -77,3 +81,31 @@ async def test_a_replay_types_what_it_is_given(page: BrowserSession) -> None:
         page, {"action": "input_text", "index": message, "text": "Maren", "clear": True}, chose=False
     )
     assert typed.error is None and await _value(page, "#message") == "Maren"
+
+
+async def test_the_word_read_from_the_text_is_pointed_to_the_empty_field(page: BrowserSession) -> None:
+    """Several words typed over the text they were read from: the one-word hold names the empty field
+    for the word, not the text's own (scroll-text: the 1.5B model typed the word into the text area)."""
+    message, reply = await index_of(page, "Customer's message"), await index_of(page, "Your reply")
+    task = "Find the last word of the customer's message and type it into the reply."
+    typing = {"action": "input_text", "index": message, "text": "Thank you, Maren", "clear": True}
+    [first] = await Controller().run([typing], page, model_chose=True, task=task)
+    assert first.error is not None and "holds a text of" in first.error, first
+    [second] = await Controller().run([typing], page, model_chose=True, task=task)
+    assert second.error is not None and second.error.endswith(
+        f"the last of them is 'Maren': type 'Maren' into element {reply} (or the same text again if you "
+        "meant it)."
+    ), second.error
+
+
+async def test_another_text_over_the_pages_text_is_held_once_more(page: BrowserSession) -> None:
+    """Held back once for the whole text, then told to put the word in the empty field, the model typed
+    the word over the text area (scroll-text seeds 52 and 57): that other text is held once as well."""
+    message, reply = await index_of(page, "Customer's message"), await index_of(page, "Your reply")
+    whole = {"action": "input_text", "index": message, "text": "Thank you, Maren", "clear": True}
+    word = {"action": "input_text", "index": message, "text": "Maren", "clear": True}
+    [first] = await _run(page, whole)
+    [second] = await _run(page, word)
+    assert second.error is not None and f"into element {reply}, the page's empty text field" in second.error
+    [third] = await _run(page, word)
+    assert third.error is None and await _value(page, "#message") == "Maren", third

@@ -19,7 +19,7 @@ from browser_agent.controller.actions.invented_address import text_for_address
 from browser_agent.controller.actions.letter_case import text_in_case
 from browser_agent.controller.actions.one_word import check_one_word
 from browser_agent.controller.actions.ordinal_word import check_ordinal_word, nth_word
-from browser_agent.controller.actions.overwrite_guard import check_not_overwriting
+from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, field_for_answer
 from browser_agent.controller.actions.recipient_field import check_recipient
 from browser_agent.controller.actions.unseen_text import check_text_seen
 from browser_agent.controller.context import ActionContext
@@ -61,9 +61,10 @@ async def check_typing(
     Raises:
         ActionError: what would be lost, or how many words there are.
     """
+    snapshot = await ctx.current_snapshot()  # the one the model saw, as for the checks before
     if clear:
-        snapshot = await ctx.current_snapshot()  # the one the model saw, as for the checks before
-        await check_not_overwriting(index, label, node, handle, snapshot, ctx.session, ctx.redact)
+        await check_not_overwriting(index, label, node, handle, snapshot, ctx, text)
     nth = await nth_word(index, ctx)
-    check_one_word(index, text, ctx, nth)
+    answer = field_for_answer(snapshot, node, ctx.session)
+    check_one_word(index, text, ctx, nth, answer.index if answer is not None else index)
     check_ordinal_word(index, text, nth, ctx)

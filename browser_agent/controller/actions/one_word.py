@@ -34,10 +34,13 @@ _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _HELD: WeakKeyDictionary[object, set[str]] = WeakKeyDictionary()
 
 
-def check_one_word(index: int, text: str, ctx: ActionContext, nth: NthWord | None = None) -> None:
+def check_one_word(
+    index: int, text: str, ctx: ActionContext, nth: NthWord | None = None, into: int | None = None
+) -> None:
     """Fail, the first time only, when the task asks for one word and ``text`` (to type into element
     ``index``) has several. A text the task quotes, or a secret typed by its placeholder, is not checked.
-    ``nth``, the word the task asks for by its place as the page in view has it, is named.
+    ``nth``, the word the task asks for by its place as the page in view has it, is named; ``into``, the
+    field to type the word into (``index`` unless that field is the page's text to read).
 
     Raises:
         ActionError: how many words the text has, and its first or last when the task asks for that.
@@ -57,6 +60,7 @@ def check_one_word(index: int, text: str, ctx: ActionContext, nth: NthWord | Non
     if key in held and (nth is None or pick):
         return
     held.add(key)
+    into = index if into is None else into
     hint = f"; the {which} of them is {ctx.quote(pick)}" if pick else ""
     if not pick and nth is not None:  # no text of several words is the Nth word: held every time
         said = asked.group(0)
@@ -70,10 +74,11 @@ def check_one_word(index: int, text: str, ctx: ActionContext, nth: NthWord | Non
             )
         raise HeldForNowError(
             f"Not typed into element {index}: {what}; in {ctx.quote(nth.shown)} the {which} word is "
-            f"{ctx.quote(nth.word)}{counted_out(nth, ctx)}: type {ctx.quote(nth.word)} into element {index}."
+            f"{ctx.quote(nth.word)}{counted_out(nth, ctx)}: type {ctx.quote(nth.word)} into element {into}."
         )
+    what = f"{ctx.quote(pick)} into element {into}" if pick else "the one word the task asks for"
     raise HeldForNowError(
         f"Not typed into element {index}: the task asks for one word ({ctx.quote(asked.group(0))}), and "
-        f"{ctx.quote(text.strip(), 60)} is {len(words)} words{hint}: type the one word the task asks for (or "
-        "the same text again if you meant it)."
+        f"{ctx.quote(text.strip(), 60)} is {len(words)} words{hint}: type {what} (or the same text again if "
+        "you meant it)."
     )
