@@ -26,8 +26,8 @@ async def test_a_word_of_the_instruction_is_held_once_naming_the_nth_word_of_the
     assert held.error is not None and held.error.startswith("Not typed into element "), held
     assert held.error.endswith(
         ": the task asks for 'the 4th word', and 'word' (a word of the task's own sentence) is not that word "
-        "of any text in view. In 'Slow rivers slowly carve deep canyons …' it is 'carve' (1 Slow, 2 rivers, 3 "
-        "slowly, 4 carve): type 'carve' into element 2 (or the same text again if you meant it)."
+        "of any text in view. In 'Slow rivers slowly carve deep canyons …' it is 'carve' (1 Slow, 2 rivers, "
+        "3 slowly, 4 carve): type 'carve' into element 2 (or the same text again if you meant it)."
     ), held.error
     assert await session.page.input_value("#answer") == ""
     again = await _type(session, server, "word")
@@ -48,7 +48,8 @@ async def test_the_last_word_is_named_and_other_tasks_are_not_checked(
 ) -> None:
     last = await _type(session, server, "rivers", "Type the last word of the quotation into the answer box.")
     assert last.error is not None and last.error.endswith(
-        "In '… wind and rain' it is 'rain': type 'rain' into element 2 (or the same text again if you meant it)."
+        "In '… wind and rain' it is 'rain': type 'rain' into element 2 (or the same text again if you meant "
+        "it)."
     ), last
     free = await _type(session, server, "rivers", "Type a river's name into the answer box.")
     assert free.error is None and await session.page.input_value("#answer") == "rivers", free
@@ -65,8 +66,8 @@ async def test_a_field_that_shows_a_value_counts_with_its_whole_value(
     task = "Type the last word of the notes into the answer box."
     held = await _type(session, server, "pebble40", task)
     assert held.error is not None and held.error.endswith(
-        "In '… the final boulder' it is 'boulder': type 'boulder' into element 2 (or the same text again if you "
-        "meant it)."
+        "In '… the final boulder' it is 'boulder': type 'boulder' into element 2 (or the same text again if "
+        "you meant it)."
     ), held
     right = await _type(session, server, "boulder", task)
     assert right.error is None and await session.page.input_value("#answer") == "boulder", right

@@ -152,8 +152,8 @@ async def test_the_link_of_the_page_shown_names_the_result_in_view(
     held = await _click(session, shown, "Click the 6th result")
     assert held.error == (
         f"Not clicked: element {shown} is page 2, the page shown now, and the 6th result is on this page: "
-        f"element {sixth} ('A River Runs Through It'). Click element {sixth} (or element {shown} again if you "
-        "meant it)."
+        f"element {sixth} ('A River Runs Through It'). Click element {sixth} (or element {shown} again if "
+        "you meant it)."
     ), held.error
     # the goal now also names the link "1"; the click the refusal asked for is not held back for it
     clicked = await _click(session, sixth, "Click the 6th result, not the one on page 1")
