@@ -43,8 +43,8 @@ async def test_sending_a_form_with_an_empty_field_is_held_back_once_with_the_fie
     assert typed.error is None
     assert held.error == (
         f"element {login} would send the form with fields not set yet: "
-        f'[{password}] <input> "Password" empty; set them first, or click element {login} again to send it '
-        "as it is."
+        f'[{password}] <input> "Password" empty; type into element {password} first, or click element '
+        f"{login} again to send it as it is."
     )
     assert await _sent(page) == ""
     [again] = await _run(page, {"action": "click_element", "index": login})

@@ -165,9 +165,12 @@ async def check_not_sending_unset(
             f"element {given[0].index} first (the task gives it), then click element {index}."
         )
     held.add(key)
+    # one empty field is named by its index: told "set them first", the 1.5B model typed the word it had
+    # read into the text area it read it from again (scroll-text seeds 52 and 57)
+    first = f"type into element {empty[0].index} first" if len(unset) == 1 and empty else "set them first"
     raise HeldForNowError(
-        f"element {index} would send the form with fields not set yet: {named}; set them first, or click "
-        f"element {index} again to send it as it is."
+        f"element {index} would send the form with fields not set yet: {named}; {first}, or click element "
+        f"{index} again to send it as it is."
     )
 
 
