@@ -51,16 +51,20 @@ async def test_an_ordinal_word_names_that_word_of_the_longest_text(
     assert word.error is None and await session.page.input_value("#answer") == "return"
 
 
-async def test_the_tasks_own_name_for_the_word_is_said_to_be_no_word(
+async def test_the_tasks_own_name_for_the_word_types_the_word(
     session: BrowserSession, server: LocalServer
 ) -> None:
-    """Told that "the 3rd word" was 3 words, the 1.5B model typed "the 3rd word" again (find-word 9)."""
-    held = await _type(session, server, "The 3rd word", "Enter the 3rd word of the headline.")
-    assert held.error is not None and held.error.endswith(
-        ": 'The 3rd word' is how the task names the word to find, not the word; in 'Harbour ferries return "
-        "after winter …' the 3rd word is 'return' (1 Harbour, 2 ferries, 3 return): type 'return' into "
-        "element 0."
-    ), held
+    """Told that "the 3rd word" was how the task names the word, and which word it was, the 1.5B model
+    typed "the 3rd word" again and again (find-word seeds 7 and 9): the word itself is typed, and the
+    result says so."""
+    typed = await _type(session, server, "The 3rd word", "Enter the 3rd word of the headline.")
+    assert typed.error is None and await session.page.input_value("#answer") == "return", typed
+    assert typed.extracted_content == (
+        "Typed 'return' into element 0 (Your answer) in place of 'The 3rd word' (the task's name for the "
+        "word: the 3rd word of 'Harbour ferries return after winter …'); the field now holds 'return'"
+    ), typed.extracted_content
+    other = await _type(session, server, "The 3rd word", 'Type "the 3rd word" into the answer box.')
+    assert other.error is None and await session.page.input_value("#answer") == "The 3rd word", other
 
 
 async def test_a_quoted_text_and_a_task_without_one_word_are_typed_at_once(

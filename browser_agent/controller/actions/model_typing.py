@@ -3,7 +3,8 @@
 Each check is a slip a small model made, in its own module; this runs them in their order, for
 ``input_text`` when the model chose the action (replays, workflows and direct calls type what they are
 given). Before anything is typed: a made-up email address (``invented_address.py``), a quoted text in the
-letter case the task asks for (``letter_case.py``), a "to:" without whom the task sends to
+letter case the task asks for (``letter_case.py``), the task's own name for the Nth word ("the 3rd word",
+``ordinal_word.py``: the word itself is typed), a "to:" without whom the task sends to
 (``recipient_field.py``), a made-up value where the page labels one
 (``unseen_text.py``). Then, once the field is known to take text: typing over the page's own text
 (``overwrite_guard.py``), several words where the task asks for one (``one_word.py``), and a word that is
@@ -18,7 +19,7 @@ from playwright.async_api import ElementHandle
 from browser_agent.controller.actions.invented_address import text_for_address
 from browser_agent.controller.actions.letter_case import text_in_case
 from browser_agent.controller.actions.one_word import check_one_word
-from browser_agent.controller.actions.ordinal_word import check_ordinal_word, nth_word
+from browser_agent.controller.actions.ordinal_word import check_ordinal_word, nth_word, word_for_its_name
 from browser_agent.controller.actions.overwrite_guard import check_not_overwriting, field_for_answer
 from browser_agent.controller.actions.recipient_field import check_recipient
 from browser_agent.controller.actions.unseen_text import check_text_seen
@@ -40,6 +41,8 @@ async def text_meant(
     text, swapped = await text_for_address(index, text, snapshot, ctx)
     if not swapped:
         text, swapped = text_in_case(text, ctx)
+    if not swapped:
+        text, swapped = await word_for_its_name(index, text, ctx)
     check_recipient(index, node, text, snapshot, ctx)
     await check_text_seen(index, text, snapshot, ctx)
     return text, swapped

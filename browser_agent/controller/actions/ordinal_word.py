@@ -21,12 +21,13 @@ from weakref import WeakKeyDictionary
 
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.controller.actions.refusals import shows_value
+from browser_agent.controller.actions.task_quotes import quoted_texts
 from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot, TextNode
 from browser_agent.dom.text_limits import ELLIPSIS
 from browser_agent.errors import ActionError, HeldForNowError
 
-__all__ = ["NthWord", "check_ordinal_word", "counted_out", "nth_word"]
+__all__ = ["NthWord", "check_ordinal_word", "counted_out", "nth_word", "word_for_its_name"]
 
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
@@ -163,6 +164,23 @@ def check_ordinal_word(index: int, text: str, nth: NthWord | None, ctx: ActionCo
         f"{counted}: type {ctx.quote(nth.word)} into element {index} (or the same text again if you meant "
         "it)."
     )
+
+
+async def word_for_its_name(index: int, text: str, ctx: ActionContext) -> tuple[str, str]:
+    """The text to type for ``text``: the Nth word itself, when ``text`` is the task's own name for it
+    ("the 3rd word"), with what the result says of it; ``text`` and "" otherwise. Told three times that
+    "the 3rd word" was how the task names the word, and which word it was, the 1.5B model typed "the 3rd
+    word" again each time (find-word seeds 7 and 9): no one asks for those words typed."""
+    asked = _nth(ctx.task)
+    if asked is None or " ".join(_WORD.findall(text)).lower() != " ".join(_WORD.findall(asked[1])).lower():
+        return text, ""
+    if text.strip().lower() in quoted_texts(ctx.task):
+        return text, ""  # 'type "the 3rd word"': the task gives those words to type
+    nth = await nth_word(index, ctx)
+    if nth is None or not nth.word or ctx.redact(nth.shown) != nth.shown:
+        return text, ""
+    said = f"{nth.said} of {ctx.quote(nth.shown)}"
+    return nth.word, f" in place of {ctx.quote(text)} (the task's name for the word: {said})"
 
 
 def counted_out(nth: NthWord, ctx: ActionContext) -> str:
