@@ -83,3 +83,10 @@ async def test_a_secret_recipient_is_never_spelled_out(session: BrowserSession, 
     assert opened.extracted_content is not None and "Priya" not in opened.extracted_content, opened
     typed = await _type(session, "Nobody", sensitive_data=secrets)
     assert typed.error is None and "Priya" not in (typed.extracted_content or ""), typed
+
+
+async def test_a_handle_is_matched_without_its_at_sign(session: BrowserSession, server: LocalServer) -> None:
+    task = "Open ticket T-311 and send it to @priya."
+    await _open_hand_over(session, server, task)
+    typed = await _type(session, "priya", task)
+    assert typed.error is None and await session.page.input_value("#assignee") == "priya", typed

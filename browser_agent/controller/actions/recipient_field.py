@@ -37,7 +37,7 @@ def check_recipient(
         return
     label = named_as(node, str, snapshot)
     whom = recipient_for(label, ctx.task)
-    if whom is None or whom.lower() in text.lower() or ctx.redact(whom) != whom:
+    if whom is None or whom.lower().lstrip("@") in text.lower() or ctx.redact(whom) != whom:
         return
     if ctx.redact(text) != text:
         return  # a secret typed by its placeholder is the user's
