@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 
 from browser_agent.browser.playwright_errors import PlaywrightError
-from browser_agent.controller.actions.refusals import is_text_field, named_as
+from browser_agent.controller.actions.refusals import is_text_field, named_as, shows_value
 from browser_agent.controller.actions.untyped_text import recipient, recipient_for
 from browser_agent.controller.context import ActionContext
 from browser_agent.dom.snapshot import DomSnapshot
@@ -73,14 +73,13 @@ async def _recipient_note(ctx: ActionContext, seen: DomSnapshot) -> str:
         return ""
     try:  # a look only: the next state is still the one the model's indices will refer to
         fresh = await ctx.session.capture(keep=False, retry=False)
-        empty = set(await ctx.session.page.main_frame.evaluate(_EMPTY_FIELDS_JS))  # ids given by the look
     except (PlaywrightError, ActionError):
         return ""
     seen_ids = seen.element_ids
     opened = [
         n
         for n in fresh.selector_map.values()
-        if n.element_id in empty and n.element_id not in seen_ids and is_text_field(n)
+        if n.element_id not in seen_ids and is_text_field(n) and not shows_value(n)
     ]
     if len(opened) != 1:
         return ""
