@@ -19,11 +19,13 @@ async def desk(session: BrowserSession, server: LocalServer) -> BrowserSession:
     return session
 
 
-async def _type_then_enter(session: BrowserSession, field: str, text: str) -> ActionResult:
+async def _type_then_enter(
+    session: BrowserSession, field: str, text: str, enter: str = "Enter"
+) -> ActionResult:
     index = await index_of(session, field)
     actions = [
         {"action": "input_text", "index": index, "text": text},
-        {"action": "send_keys", "keys": "Enter"},
+        {"action": "send_keys", "keys": enter},
     ]
     typed, pressed = await Controller().run(actions, session, model_chose=True)
     assert typed.error is None, typed.error
@@ -39,6 +41,19 @@ async def test_enter_in_a_field_outside_a_form_that_changes_nothing_is_said(desk
         f"nothing was sent. Click the button that sends what it holds; element {send} reads like one"
     ), pressed.extracted_content
     assert await desk.page.text_content("#status") == ""
+
+
+@pytest.mark.parametrize("enter", ["\r", "\n", "\r\n"])
+async def test_enter_sent_as_the_character_it_types_is_enter(desk: BrowserSession, enter: str) -> None:
+    # the 1.5B model sent "\r": it was pressed as Enter, and the result read "Pressed \r", saying nothing
+    send = await index_of(desk, "Send forward")
+    pressed = await _type_then_enter(desk, "Forward to", "Priya", enter)
+    said = pressed.extracted_content or ""
+    assert said.startswith("Pressed Enter; nothing on the page changed"), said
+    assert said.endswith(f"element {send} reads like one"), said
+    saved = await _type_then_enter(desk, "Note", "Call the vendor", enter)
+    assert saved.extracted_content == "Pressed Enter", saved.extracted_content
+    assert await desk.page.text_content("#status") == "Sent note"
 
 
 async def test_enter_the_page_answers_or_a_form_takes_reads_as_before(desk: BrowserSession) -> None:

@@ -12,7 +12,7 @@ from browser_agent.controller.action_types import ActionResult
 from browser_agent.controller.actions.card_guard import NameBelow, check_card_named, scroll_to_named
 from browser_agent.controller.actions.card_outside import check_outside_cards
 from browser_agent.controller.actions.close_guard import check_not_closing_unfilled, closes
-from browser_agent.controller.actions.enter_key import EnterWatch
+from browser_agent.controller.actions.enter_key import EnterWatch, named_keys
 from browser_agent.controller.actions.expand_guard import check_expanded_first
 from browser_agent.controller.actions.field_note import empty_field_note
 from browser_agent.controller.actions.field_values import VALUE_TYPES
@@ -317,6 +317,7 @@ async def hover(index: int, ctx: ActionContext) -> str:
 
 async def send_keys(keys: str, ctx: ActionContext) -> str:
     """Press keys on the focused element."""
+    keys = named_keys(keys)
     names = keys.split() or [keys]
     enter = EnterWatch(ctx.page)
     await enter.before(keys)

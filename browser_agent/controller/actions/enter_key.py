@@ -17,8 +17,10 @@ from playwright.async_api import Page
 from browser_agent.browser.playwright_errors import PlaywrightError
 from browser_agent.dom.snapshot import DomSnapshot, ElementNode
 
-__all__ = ["EnterWatch"]
+__all__ = ["EnterWatch", "named_keys"]
 
+# keys sent as the characters they type
+_CONTROL_KEYS = (("\r\n", "Enter"), ("\r", "Enter"), ("\n", "Enter"), ("\t", "Tab"), ("\x1b", "Escape"))
 _SENDING = re.compile(r"\b(?:send|submit|post|reply)\b")
 
 # The focused text field outside any form: its in-page id ('' if no capture saw it) and a fingerprint of
@@ -78,6 +80,16 @@ class EnterWatch:
             f"; nothing on the page changed: {field} is in no form that Enter sends, so nothing was sent. "
             f"Click the button that sends what it holds{button}"
         )
+
+
+def named_keys(keys: str) -> str:
+    """Keys sent as the characters they type ("\\r", "\\n", "\\t") by their names: the 1.5B model sent "\\r"
+    for Enter, which was pressed, and its result read "Pressed \\r", with no word on whether it sent
+    anything (the check below looks for Enter by its name)."""
+    named = keys
+    for char, name in _CONTROL_KEYS:
+        named = named.replace(char, f" {name} ")
+    return " ".join(named.split()) or keys
 
 
 def _sends(node: ElementNode) -> bool:
