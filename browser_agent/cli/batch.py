@@ -121,8 +121,9 @@ def _executor(args: argparse.Namespace) -> tuple[Executor, LlmSource]:
     model = models.load()  # a missing provider package or key is reported before anything starts
     if args.ray is None:
         return LocalExecutor(), model
-    if models.planner is not None:
-        raise UserError("--planner-model does not travel to Ray workers; run without --ray or without it.")
+    for flag, spec in (("--planner-model", models.planner), ("--extraction-model", models.extraction)):
+        if spec is not None:
+            raise UserError(f"{flag} does not travel to Ray workers; run without --ray or without it.")
     address = None if args.ray == "local" else args.ray
     return RayExecutor(address=address, actors=args.ray_actors), models.factory()
 

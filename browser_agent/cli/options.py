@@ -98,16 +98,18 @@ class ModelOptions:
     api_key_env: str | None = None
     tool_calling_method: MethodName = "auto"
     planner: str | None = None
+    extraction: str | None = None  # the model that answers extract_content from the page's passages
     temperature: float | None = None  # None: the provider's own default
     step_timeout_s: float = 120.0  # AgentSettings.step_timeout_s's default
     context_tokens: int | None = None  # None: asked of the server at --base-url
 
     def settings(self, **more: Any) -> dict[str, Any]:
-        """The ``AgentSettings`` fields these flags set: the method, the planner, the step's time limit,
-        the model's context."""
+        """The ``AgentSettings`` fields these flags set: the method, the planner, the extraction model,
+        the step's time limit, the model's context."""
         return {
             "tool_calling_method": self.tool_calling_method,
             "planner_llm": self.load_planner(),
+            "page_extraction_llm": self.load_extraction(),
             "step_timeout_s": self.step_timeout_s,
             "context_tokens": self.context_tokens,
             **more,
@@ -139,10 +141,16 @@ class ModelOptions:
 
     def load_planner(self) -> BaseChatModel | None:
         """The chat model of ``--planner-model`` (same server and key flags), or None."""
-        if self.planner is None:
+        return self._second(self.planner)
+
+    def load_extraction(self) -> BaseChatModel | None:
+        """The chat model of ``--extraction-model`` (same server and key flags), or None."""
+        return self._second(self.extraction)
+
+    def _second(self, spec: str | None) -> BaseChatModel | None:
+        if spec is None:
             return None
-        planner = ModelOptions(self.planner, self.base_url, self.api_key_env, temperature=self.temperature)
-        return planner.load()
+        return ModelOptions(spec, self.base_url, self.api_key_env, temperature=self.temperature).load()
 
 
 def add_model_options(
@@ -195,6 +203,13 @@ def add_model_options(
             metavar="PROVIDER:NAME",
             help="a second model that writes a plan every 3 steps (same --base-url and --api-key-env)",
         )
+        group.add_argument(
+            "--extraction-model",
+            metavar="PROVIDER:NAME",
+            help="a model that answers extract_content from the page's passages that match its goal (may "
+            "be the --model itself; same --base-url and --api-key-env). Without it the passages are the "
+            "result",
+        )
     if step_timeout:
         group.add_argument(
             "--step-timeout",
@@ -244,6 +259,7 @@ def model_options(args: argparse.Namespace) -> ModelOptions:
         api_key_env=args.api_key_env,
         tool_calling_method=getattr(args, "tool_calling_method", "auto"),
         planner=getattr(args, "planner_model", None),
+        extraction=getattr(args, "extraction_model", None),
         temperature=getattr(args, "temperature", None),
         step_timeout_s=getattr(args, "step_timeout", 120.0),
         context_tokens=getattr(args, "context_tokens", None),

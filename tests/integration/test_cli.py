@@ -393,6 +393,41 @@ async def test_planner_model_and_quiet(
 
 
 @pytest.mark.usefixtures("driver")
+async def test_extraction_model_answers_extract_content_from_the_passages(
+    server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    extract = {"action": "extract_content", "goal": "the secret code"}
+    read = {"current_state": _brain("read"), "action": [extract]}
+    done = {"current_state": _brain("end"), "action": [{"action": "done", "text": "XK-42", "success": True}]}
+    with FakeOpenAI([read, "The code is XK-42.", done]) as fake:
+        code = await main_async(
+            [
+                "run",
+                "Read the code",
+                "--model",
+                "openai:m",
+                "--base-url",
+                fake.base_url,
+                "--extraction-model",
+                "openai:reader",
+                "--start-url",
+                server.url("agent/code.html"),
+                "--max-steps",
+                "3",
+                "--quiet",
+            ]
+        )
+        requests = list(fake.requests)
+    assert code == 0
+    assert [r["model"] for r in requests] == ["m", "reader", "m"]
+    asked = json.dumps(requests[1]["messages"])
+    assert "the secret code" in asked and "XK-42" in asked, "the reader got the goal and the page's passage"
+    assert "Extracted for 'the secret code':\\nThe code is XK-42." in json.dumps(requests[2]["messages"])
+    assert capsys.readouterr().out == "XK-42\n"
+
+
+@pytest.mark.usefixtures("driver")
 @pytest.mark.parametrize("flag", ["--cdp-url=http://127.0.0.1:9", "--ws-endpoint=ws://127.0.0.1:9/"])
 async def test_unreachable_browser_is_one_line_with_exit_2(
     flag: str, capsys: pytest.CaptureFixture[str]

@@ -20,7 +20,7 @@ from browser_agent.cli.options import HelpFormatter, MethodName, model_options, 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ("run", "batch", "eval", "replay", "workflow", "export", "inspect", "demo", "mcp", "ui")
 MODEL = {"--model", "--base-url", "--api-key-env"}
-CHOICE = {"--tool-calling-method", "--planner-model"}
+CHOICE = {"--tool-calling-method", "--planner-model", "--extraction-model"}
 BROWSER = {"--headed", "--cdp-url", "--ws-endpoint"}
 FENCE = {"--allowed-domain"}
 SECRETS = {"--secrets", "--secret"}
@@ -70,10 +70,12 @@ def test_each_command_has_the_shared_groups_made_by_one_function() -> None:
 def test_the_model_flags_read_back_the_same_for_run_and_batch() -> None:
     common = ["--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--api-key-env", "K"]
     common += ["--tool-calling-method", "raw", "--planner-model", "openai:p"]
+    common += ["--extraction-model", "openai:e"]
     run = build_parser().parse_args(["run", "task", *common])
     batch = build_parser().parse_args(["batch", "tasks.jsonl", "--out", "o.jsonl", *common])
     assert model_options(run) == model_options(batch)
     assert model_options(run).tool_calling_method == "raw" and model_options(run).planner == "openai:p"
+    assert model_options(run).extraction == "openai:e"
 
 
 def test_eval_takes_the_shared_model_browser_and_fence_flags() -> None:
