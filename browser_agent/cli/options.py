@@ -108,8 +108,8 @@ class ModelOptions:
         the step's time limit, the model's context."""
         return {
             "tool_calling_method": self.tool_calling_method,
-            "planner_llm": self.load_planner(),
-            "page_extraction_llm": self.load_extraction(),
+            "planner_llm": self.load_second(self.planner),
+            "page_extraction_llm": self.load_second(self.extraction),
             "step_timeout_s": self.step_timeout_s,
             "context_tokens": self.context_tokens,
             **more,
@@ -139,15 +139,8 @@ class ModelOptions:
         extra = {} if self.temperature is None else {"temperature": self.temperature}
         return partial(chat_model, self.spec, base_url=self.base_url, api_key_env=self.api_key_env, **extra)
 
-    def load_planner(self) -> BaseChatModel | None:
-        """The chat model of ``--planner-model`` (same server and key flags), or None."""
-        return self._second(self.planner)
-
-    def load_extraction(self) -> BaseChatModel | None:
-        """The chat model of ``--extraction-model`` (same server and key flags), or None."""
-        return self._second(self.extraction)
-
-    def _second(self, spec: str | None) -> BaseChatModel | None:
+    def load_second(self, spec: str | None) -> BaseChatModel | None:
+        """The chat model of ``--planner-model`` or ``--extraction-model`` (same server and key flags)."""
         if spec is None:
             return None
         return ModelOptions(spec, self.base_url, self.api_key_env, temperature=self.temperature).load()
