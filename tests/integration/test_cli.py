@@ -360,6 +360,13 @@ async def test_run_that_hits_max_steps_exits_non_zero_and_prints_a_summary(
     )
 
 
+async def _read_the_code(fake: FakeOpenAI, server: LocalServer, flag: str, model: str, steps: int) -> int:
+    """``browser-agent run`` of the code page, quiet, with ``--model openai:m`` and a second model."""
+    argv = ["run", "Read the code", "--model", "openai:m", "--base-url", fake.base_url, flag, model]
+    argv += ["--start-url", server.url("agent/code.html"), "--max-steps", str(steps), "--quiet"]
+    return await main_async(argv)
+
+
 @pytest.mark.usefixtures("driver")
 async def test_planner_model_and_quiet(
     server: LocalServer, capsys: pytest.CaptureFixture[str], monkeypatch
@@ -368,23 +375,7 @@ async def test_planner_model_and_quiet(
     look = {"current_state": _brain("look"), "action": [{"action": "scroll", "direction": "down"}]}
     done = {"current_state": _brain("end"), "action": [{"action": "done", "text": "XK-42", "success": True}]}
     with FakeOpenAI([look, look, look, "1. read the code 2. report it", done]) as fake:
-        code = await main_async(
-            [
-                "run",
-                "Read the code",
-                "--model",
-                "openai:m",
-                "--base-url",
-                fake.base_url,
-                "--planner-model",
-                "openai:planner",
-                "--start-url",
-                server.url("agent/code.html"),
-                "--max-steps",
-                "4",
-                "--quiet",
-            ]
-        )
+        code = await _read_the_code(fake, server, "--planner-model", "openai:planner", steps=4)
         models = [r["model"] for r in fake.requests]
     assert code == 0
     assert models == ["m", "m", "m", "planner", "m"]
@@ -401,23 +392,7 @@ async def test_extraction_model_answers_extract_content_from_the_passages(
     read = {"current_state": _brain("read"), "action": [extract]}
     done = {"current_state": _brain("end"), "action": [{"action": "done", "text": "XK-42", "success": True}]}
     with FakeOpenAI([read, "The code is XK-42.", done]) as fake:
-        code = await main_async(
-            [
-                "run",
-                "Read the code",
-                "--model",
-                "openai:m",
-                "--base-url",
-                fake.base_url,
-                "--extraction-model",
-                "openai:reader",
-                "--start-url",
-                server.url("agent/code.html"),
-                "--max-steps",
-                "3",
-                "--quiet",
-            ]
-        )
+        code = await _read_the_code(fake, server, "--extraction-model", "openai:reader", steps=3)
         requests = list(fake.requests)
     assert code == 0
     assert [r["model"] for r in requests] == ["m", "reader", "m"]
