@@ -2,7 +2,8 @@
 
 Each check is a slip a small model made, in its own module; this runs them in their order, for
 ``input_text`` when the model chose the action (replays, workflows and direct calls type what they are
-given). Before anything is typed: a made-up email address (``invented_address.py``), a quoted text in the
+given). Before anything is typed: a text copied from the page as the view cut it is typed whole
+(``cut_copy.py``), a made-up email address (``invented_address.py``), a quoted text in the
 letter case the task asks for (``letter_case.py``), the task's own name for the Nth word ("the 3rd word",
 ``ordinal_word.py``: the word itself is typed), a "to:" without whom the task sends to
 (``recipient_field.py``), a made-up value where the page labels one
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from playwright.async_api import ElementHandle
 
+from browser_agent.controller.actions.cut_copy import whole_copy
 from browser_agent.controller.actions.invented_address import text_for_address
 from browser_agent.controller.actions.letter_case import text_in_case
 from browser_agent.controller.actions.one_word import check_one_word
@@ -38,7 +40,9 @@ async def text_meant(
     Raises:
         ActionError: a made-up address or value, or a "to:" without whom the task names, the first time.
     """
-    text, swapped = await text_for_address(index, text, snapshot, ctx)
+    text, swapped = await whole_copy(text, ctx)
+    if not swapped:
+        text, swapped = await text_for_address(index, text, snapshot, ctx)
     if not swapped:
         text, swapped = text_in_case(text, ctx)
     if not swapped:

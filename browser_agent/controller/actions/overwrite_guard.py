@@ -9,6 +9,10 @@ saying what the field holds, and the page's one empty text field when there is o
 again replaces it, since a user may well ask for that; another text is held once more: told to put the
 word elsewhere, the 1.5B model typed that word over the text area (scroll-text seeds 52 and 57).
 Typing with ``clear=false`` adds to the text and is never held.
+
+Told to copy a text area's text into a field, the 1.5B model typed that text into the text area itself
+(copy-paste seed 8): the page's own text typed back where it stands, short or long, is held once too, when
+the page has one empty text field to name as the place for the copy.
 """
 
 from __future__ import annotations
@@ -69,18 +73,34 @@ async def check_not_overwriting(
     text = ""
     with contextlib.suppress(PlaywrightError):
         text = " ".join(str(await handle.evaluate(_TEXT_JS)).split())
+    other = _other_empty_field(snapshot, node)
+    if other is not None and (node.tag == "textarea" or len(text) > NAME_CAP) and _same(text, typed):
+        held.add((*key, typed))
+        raise HeldBackError(
+            f"element {index} ({label}) holds this text already, written by the page: typing it there "
+            f"changes nothing. To copy it, type it into element {other.index}, the page's empty text field; "
+            f"to type into element {index} anyway, repeat this action."
+        )
     if len(text) < LONG_TEXT:
         return
     _HELD.setdefault(owner, set()).add(key)
     held.add((*key, typed))
     shown = cut_value(ctx.redact(text), NAME_CAP)  # redacted before it is cut: no part of a secret is quoted
-    other = _other_empty_field(snapshot, node)
     meant = f"element {other.index}, the page's empty text field" if other else "the field meant for it"
     raise HeldBackError(
         f"element {index} ({label}) holds a text of {len(text)} characters that the page wrote "
         f"({shown!r}); typing with clear=true would replace all of it. If the task asks to read it, read it "
         f"on the page and type the answer into {meant}; to replace it anyway, repeat this action."
     )
+
+
+def _same(held: str, typed: str) -> bool:
+    """Whether ``typed`` is the text ``held`` again, spaces, letter case and a closing stop aside."""
+
+    def flat(text: str) -> str:
+        return " ".join(text.split()).rstrip(".").lower()
+
+    return bool(typed.strip()) and flat(held) == flat(typed)
 
 
 def field_for_answer(snapshot: DomSnapshot, node: ElementNode, owner: object) -> ElementNode | None:
