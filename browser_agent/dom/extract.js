@@ -165,6 +165,9 @@
     return 0;
   }
 
+  const BOX = ["paddingLeft", "paddingRight", "marginLeft", "marginRight", "borderLeftWidth", "borderRightWidth"];
+  const bare = (style) => BOX.every((k) => parseFloat(style[k]) === 0);
+
   function frameHole(el) {
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1 || place(r) !== 0 || !onTop(el, r)) return;
@@ -179,9 +182,13 @@
     out.push({ kind: "frame", hole_id: id });
   }
 
+  // Whether the next text goes on the last one's word: no space, no element that is more than a piece of
+  // the line between them ("Hel<b>lo</b>"; letters each in a bare inline-block span, as a split-letter
+  // heading or a distorted captcha draws them, read as one word, not one letter a line).
+  let glued = false;
   function addText(node, owner, parentEl, parentBox) {
     const raw = node.nodeValue;
-    if (!raw || !/\S/.test(raw)) return;
+    if (!raw || !/\S/.test(raw)) { glued = false; return; }
     if (owner) {
       owner.own += 1;
       const rec = owner.rec;
@@ -200,9 +207,11 @@
     const up = stack.slice(-CHAIN);
     const blk = blocks[blocks.length - 1];
     // Texts merge into one run only inside one block: a heading and the card under it stay apart.
-    if (last && last.kind === "text" && last.blk === blk && last.cut_length + n < TEXT_CAP) {
-      last.text += " " + t;
-      last.cut_length += 1 + n;
+    const sep = glued && !/^\s/.test(raw) ? "" : " ";
+    glued = !/\s$/.test(raw);
+    if (last && last.kind === "text" && last.blk === blk && last.cut_length + sep.length + n < TEXT_CAP) {
+      last.text += sep + t;
+      last.cut_length += sep.length + n;
       last.chain = last.chain.filter((id) => up.includes(id)); // a merged run belongs to what holds all its parts
     } else out.push(inCell({ kind: "text", text: t, cut_length: n, chain: up, blk }));
   }
@@ -239,7 +248,11 @@
     const visible = style.visibility === "visible" && style.contentVisibility !== "hidden";
     stack.push(++seq);
     const block = style.display !== "inline" && style.display !== "contents";
-    if (block) blocks.push(seq);
+    // A bare inline-block (no padding, border or margin) is a piece of its line: its text runs on with
+    // the line's. One with a box of its own (a tag, a chip) stands apart, as a block does.
+    const piece = !block || (style.display === "inline-block" && bare(style));
+    if (!piece || LEAF.has(tag) || tag === "br") glued = false;
+    if (!piece) blocks.push(seq);
     const role = el.getAttribute("role");
     const select = widgets.size ? widgets.get(el) : undefined; // the hidden native select it stands for
     const sealed = owner !== null && owner.sealed; // inside a widget: its parts are not indexed apart
@@ -266,8 +279,8 @@
     if (panel) closePanel(panel);
     if (table) leaveTable(table);
     stack.pop();
-    if (block) blocks.pop();
-    if (mine !== owner) finish(mine, owner, el);
+    if (!piece) { blocks.pop(); glued = false; }
+    if (mine !== owner) { finish(mine, owner, el); glued = false; }
   }
 
   // The owner record for an interactive element: indexed when in view and on top, counted when out of view.
