@@ -308,3 +308,15 @@ async def test_a_box_that_is_only_focusable_is_not_a_control(
     assert len(panels) == 1 and panels[0].tag == "div"
     assert ("button", None, "Day 1") in shown
     assert "<ul" not in render(snap)
+
+
+async def test_pieces_of_one_word_read_as_one(session: BrowserSession, server: LocalServer) -> None:
+    """Texts with no space between them, split only by inline elements or bare inline-blocks (letters
+    drawn one by one), read as the page shows them; a space, a line break or a boxed tag keeps them apart."""
+    text = render(await load(session, server.url("dom/inline_pieces.html")))
+    lines = text.splitlines()
+    assert "Winter sale" in lines, text
+    assert "A truly unbelievable price: $419.99 (was $520)" in lines, text
+    assert "Ships free within 2 days." in lines, text
+    assert "oak" in lines and "walnut" in lines, "a tag with a box of its own stands apart"
+    assert "Workshops: Lisbon Porto" in lines, "a line break parts the words"
