@@ -167,6 +167,13 @@
 
   const BOX = ["paddingLeft", "paddingRight", "marginLeft", "marginRight", "borderLeftWidth", "borderRightWidth"];
   const bare = (style) => BOX.every((k) => parseFloat(style[k]) === 0);
+  // Whether the element draws something of its own at that side: a box edge, or content before or after
+  // it (a "·" between a date and a reading time).
+  const drawsBeside = (el, style, side) => {
+    if (!bare(style)) return true;
+    const content = getComputedStyle(el, side).content;
+    return content !== "none" && content !== "normal" && content !== "";
+  };
 
   function frameHole(el) {
     const r = el.getBoundingClientRect();
@@ -182,9 +189,10 @@
     out.push({ kind: "frame", hole_id: id });
   }
 
-  // Whether the next text goes on the last one's word: no space, no element that is more than a piece of
-  // the line between them ("Hel<b>lo</b>"; letters each in a bare inline-block span, as a split-letter
-  // heading or a distorted captcha draws them, read as one word, not one letter a line).
+  // Whether the next text goes on the last one's word: no space, and no element between them that is more
+  // than a piece of the line or draws something beside its text (a margin, a border, a "·" of its own):
+  // "Hel<b>lo</b>", and letters each in a bare inline-block span (a split-letter heading, a distorted
+  // captcha) read as one word, not one letter a line.
   let glued = false;
   function addText(node, owner, parentEl, parentBox) {
     const raw = node.nodeValue;
@@ -207,8 +215,8 @@
     const up = stack.slice(-CHAIN);
     const blk = blocks[blocks.length - 1];
     // Texts merge into one run only inside one block: a heading and the card under it stay apart.
-    const sep = glued && !/^\s/.test(raw) ? "" : " ";
-    glued = !/\s$/.test(raw);
+    const sep = glued && !/^[\s|·•]/.test(raw) ? "" : " ";
+    glued = !/[\s|·•]$/.test(raw);
     if (last && last.kind === "text" && last.blk === blk && last.cut_length + sep.length + n < TEXT_CAP) {
       last.text += sep + t;
       last.cut_length += sep.length + n;
@@ -251,7 +259,9 @@
     // A bare inline-block (no padding, border or margin) is a piece of its line: its text runs on with
     // the line's. One with a box of its own (a tag, a chip) stands apart, as a block does.
     const piece = !block || (style.display === "inline-block" && bare(style));
-    if (!piece || LEAF.has(tag) || tag === "br") glued = false;
+    if (glued && (!piece || LEAF.has(tag) || tag === "br" || !el.textContent || drawsBeside(el, style, "::before"))) {
+      glued = false; // an element with no text between two (a divider drawn by the page's style) parts them
+    }
     if (!piece) blocks.push(seq);
     const role = el.getAttribute("role");
     const select = widgets.size ? widgets.get(el) : undefined; // the hidden native select it stands for
@@ -279,7 +289,8 @@
     if (panel) closePanel(panel);
     if (table) leaveTable(table);
     stack.pop();
-    if (!piece) { blocks.pop(); glued = false; }
+    if (!piece) blocks.pop();
+    if (glued && (!piece || drawsBeside(el, style, "::after"))) glued = false;
     if (mine !== owner) { finish(mine, owner, el); glued = false; }
   }
 

@@ -312,7 +312,8 @@ async def test_a_box_that_is_only_focusable_is_not_a_control(
 
 async def test_pieces_of_one_word_read_as_one(session: BrowserSession, server: LocalServer) -> None:
     """Texts with no space between them, split only by inline elements or bare inline-blocks (letters
-    drawn one by one), read as the page shows them; a space, a line break or a boxed tag keeps them apart."""
+    drawn one by one), read as the page shows them; a space, a line break, a boxed tag, an empty divider,
+    what the style draws beside a text or a pipe keeps them apart."""
     text = render(await load(session, server.url("dom/inline_pieces.html")))
     lines = text.splitlines()
     assert "Winter sale" in lines, text
@@ -320,3 +321,5 @@ async def test_pieces_of_one_word_read_as_one(session: BrowserSession, server: L
     assert "Ships free within 2 days." in lines, text
     assert "oak" in lines and "walnut" in lines, "a tag with a box of its own stands apart"
     assert "Workshops: Lisbon Porto" in lines, "a line break parts the words"
+    assert "Posted Mar 17 4 min read" in lines, "an empty element between two texts is a divider"
+    assert "Catalogue Desks | Walnut" in lines, "what the style draws after a text, and a pipe, part them"
