@@ -81,9 +81,6 @@ START_JS = """async (seed) => {
   core.EPISODE_MAX_TIME = 3600 * 1000;
   Math.seedrandom(seed);
   core.startEpisodeReal();
-  // the harness's score board (last reward, a ticking timer) is not the task's: MiniWoB++'s own DOM
-  // observation (core.getDOMInfo) leaves it out, and so does every agent here
-  if (typeof core.hideDisplay === "function" && document.getElementById("reward-display")) core.hideDisplay();
   window.__evalEnding = null;
   const end = core.endEpisode;
   core.endEpisode = function () {

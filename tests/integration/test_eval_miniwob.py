@@ -97,10 +97,6 @@ async def test_eval_miniwob_writes_records_and_report_and_resumes(
         for task in ("click-button", "enter-text", "focus-text"):
             kind = family_of(task)
             assert f"<td>{task}</td><td>{kind}</td><td class=n>2/2</td>" in page
-        board = re.compile(r"Last reward|Time left|Episodes done")
-        assert policy.goals and not any(board.search(g) for g in policy.goals), (
-            "the harness's score board is not the task's page: it is hidden, as in MiniWoB++'s own view"
-        )
         err = capsys.readouterr().err
         assert "total: 6/6 (100%" in err and "success click-button seed" in err
 
