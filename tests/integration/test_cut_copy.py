@@ -76,6 +76,7 @@ async def test_a_cut_that_fits_several_texts_or_none_is_typed_as_it_is(page: Bro
         "Join me on Larchwood Boards … every country",  # no text begins and ends so
         "Our team plans the catalogue on Larchwood Boards...",  # the model's own dots, no text begins so
         "Join me on Larchwood Boards: we plan the spring catalogue here",  # not the value: a text of its own
+        "Join me on Larchwood Boards: invite … the spring team",  # only a hidden input's value begins so
     ):
         result = await _type(page, field, typed)
         assert result.error is None and await _value(page) == typed, (typed, result)

@@ -24,12 +24,14 @@ _MARK = re.compile(r"\s*(?:…|\.\.\.)\s*")
 _MIN_SIDE = 8  # characters on each side of the mark: a shorter one matches too much of the page
 _MIN_WHOLE = 20  # characters of a field's value retyped with other spaces: a short one is the model's own
 _MAX_TEXTS = 600
-# The page's texts that a model may copy: each field's value (not a password's), and each line of the
-# page's text.
+# The page's texts that a model may copy: the value of each field that shows one as text (not a
+# password's, not a hidden input's), and each line of the page's text.
 _TEXTS_JS = f"""() => {{
   const out = [];
+  const unseen = new Set(['password', 'hidden', 'checkbox', 'radio', 'submit', 'button', 'reset', 'image',
+    'file']);
   for (const f of document.querySelectorAll('textarea, input')) {{
-    if (f.type === 'password' || typeof f.value !== 'string' || !f.value.trim()) continue;
+    if (unseen.has(f.type) || typeof f.value !== 'string' || !f.value.trim()) continue;
     out.push([true, f.value]);
   }}
   const body = document.body;
