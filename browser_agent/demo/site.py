@@ -280,9 +280,10 @@ async def serve_demo(say: Callable[[str], None], port: int = DEMO_PORT, *, seed:
         say(f"Demo shop at {site.url} (Ctrl-C stops it)")
         shown = 0
         while True:  # the orders come from the server's threads: look at them from here
-            for order in site.orders[shown:]:
+            new = site.orders[shown:]  # counted from this copy: an order placed while these print comes next
+            for order in new:
                 say(_placed(order))
-            shown = len(site.orders)
+            shown += len(new)
             await asyncio.sleep(0.2)
 
 
