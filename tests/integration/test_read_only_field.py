@@ -134,3 +134,49 @@ async def test_a_run_that_picked_in_the_calendar_replays_it_and_exports_no_fill_
     report = await replay(history, session, Controller())
     assert report.ok, report
     assert await session.page.text_content("#sent") == "Trains on Sat 14 Aug 2027"
+
+
+async def test_a_search_sent_with_its_read_only_date_empty_is_held_once(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The date the page sets from its calendar is a field the form sends: pressing Search before it is
+    picked is held back once, saying how it is set; the second press sends the form as it is."""
+    await session.navigate(server.url(TRAINS))
+    field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
+    task = "Search trains from Lyon to Turin on July 3, 2027"
+    held = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+    assert held.error == (
+        f'element {search} would send the form with fields not set yet: [{field}] <input> "Outbound" empty '
+        "(read-only, set from a picker: input_text with the value picks it there); type into element "
+        f"{field} first, or click element {search} again to send it as it is."
+    )
+    assert await session.page.text_content("#sent") == ""
+    sent = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+    assert sent.error is None
+    assert await session.page.text_content("#sent") == "Trains on "
+
+
+async def test_a_read_only_field_that_holds_a_value_holds_nothing_back(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url(TRAINS))
+    field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
+    assert (await run1(session, {"action": "input_text", "index": field, "text": "July 3, 2027"})).error is None
+    task = "Search trains from Lyon to Turin on July 3, 2027"
+    sent = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+    assert sent.error is None
+    assert await session.page.text_content("#sent") == "Trains on Sat 3 Jul 2027"
+
+
+async def test_a_click_on_an_empty_read_only_field_says_how_it_is_set(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    await session.navigate(server.url(BOOKING))
+    day = await index_of(session, "Day")
+    clicked = await run1(session, {"action": "click_element", "index": day}, model_chose=True, task="Book a table")
+    assert clicked.error is None
+    assert clicked.extracted_content == (
+        f"Clicked element {day} (Day); the field is read-only and empty: the page sets it from a picker of "
+        "its own (what the click opened is marked * on the page); input_text with the value picks it there"
+    )
+    assert await session.page.locator("#cal").is_visible()

@@ -29,6 +29,13 @@ async def empty_field_note(index: int, node: ElementNode, ctx: ActionContext) ->
         empty = bool(await (await ctx.element(index))[1].evaluate(_EMPTY_JS))
     if not empty:
         return ""
+    if "readonly" in node.states:
+        # told "input_text types into it" over book-flight's read-only date field, whose calendar the click
+        # had opened, the 1.5B model pressed Search with the date unset
+        return (
+            "; the field is read-only and empty: the page sets it from a picker of its own (what the click "
+            "opened is marked * on the page); input_text with the value picks it there"
+        )
     given = _text_given(node, await ctx.current_snapshot(), ctx.task)
     if given is not None and ctx.redact(given) == given:
         # told only "input_text types into it", the 1.5B model clicked the "to:" of a forwarded mail again

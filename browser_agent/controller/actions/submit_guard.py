@@ -55,9 +55,12 @@ _SCOPE_JS = f"""(el, [SENDING, drawnAsSending]) => {{
 
 # How a field inside the box stands: 'empty', 'default' (a list at the option the page chose), 'unchosen'
 # (a radio group with no radio on) or 'set'; null when it is not the form's to send (hidden, disabled,
-# read-only, outside the box, a radio after the first of its group).
+# outside the box, a radio after the first of its group, a read-only field that holds a value). An empty
+# read-only field is one the page fills from a picker of its own (a date field whose calendar opens on a
+# click): it is sent empty all the same (book-flight: the date never picked, Search pressed twice).
 _UNSET_IN_JS = """(field, box) => {
-  if (!box.contains(field) || field.disabled || field.readOnly || !field.checkVisibility()) return null;
+  if (!box.contains(field) || field.disabled || !field.checkVisibility()) return null;
+  if (field.readOnly) return (field.value ?? '').trim() === '' ? 'empty' : null;
   if (field.tagName === 'SELECT') {
     const options = [...field.options];
     if (field.multiple || options.length < 2) return null;
@@ -154,7 +157,7 @@ async def check_not_sending_unset(
     ]
     if not unset:
         return
-    named = ", ".join(f"{said(n, redact, snapshot)} {_SAID[how]}" for n, how in unset[:_SHOWN])
+    named = ", ".join(f"{said(n, redact, snapshot)} {_said(n, how)}" for n, how in unset[:_SHOWN])
     empty = [n for n, how in unset if how == "empty"]
     given = _given(empty, task, snapshot, await _values(snapshot))
     if given is not None and redact(given[1]) == given[1]:
@@ -172,6 +175,14 @@ async def check_not_sending_unset(
         f"element {index} would send the form with fields not set yet: {named}; {first}, or click element "
         f"{index} again to send it as it is."
     )
+
+
+def _said(field: ElementNode, how: str) -> str:
+    """How an unset field stands, in words; a read-only one says how it is set (typed into, it is clicked
+    and a date is picked in the calendar that opens: ``read_only.py``)."""
+    if "readonly" in field.states:
+        return f"{_SAID[how]} (read-only, set from a picker: input_text with the value picks it there)"
+    return _SAID[how]
 
 
 async def _values(snapshot: DomSnapshot) -> set[str]:
