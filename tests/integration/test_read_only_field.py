@@ -143,7 +143,7 @@ async def test_a_search_sent_with_its_read_only_date_empty_is_held_once(
     picked is held back once, saying how it is set; the second press sends the form as it is."""
     await session.navigate(server.url(TRAINS))
     field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
-    task = "Search trains from Lyon to Turin on July 3, 2027"
+    task = "Search trains from Lyon to Turin for the first day you can"
     held = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
     assert held.error == (
         f'element {search} would send the form with fields not set yet: [{field}] <input> "Outbound" empty '
@@ -161,7 +161,8 @@ async def test_a_read_only_field_that_holds_a_value_holds_nothing_back(
 ) -> None:
     await session.navigate(server.url(TRAINS))
     field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
-    assert (await run1(session, {"action": "input_text", "index": field, "text": "July 3, 2027"})).error is None
+    typed = await run1(session, {"action": "input_text", "index": field, "text": "July 3, 2027"})
+    assert typed.error is None
     task = "Search trains from Lyon to Turin on July 3, 2027"
     sent = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
     assert sent.error is None
@@ -173,10 +174,35 @@ async def test_a_click_on_an_empty_read_only_field_says_how_it_is_set(
 ) -> None:
     await session.navigate(server.url(BOOKING))
     day = await index_of(session, "Day")
-    clicked = await run1(session, {"action": "click_element", "index": day}, model_chose=True, task="Book a table")
+    clicked = await run1(
+        session, {"action": "click_element", "index": day}, model_chose=True, task="Book a table"
+    )
     assert clicked.error is None
     assert clicked.extracted_content == (
         f"Clicked element {day} (Day); the field is read-only and empty: the page sets it from a picker of "
         "its own (what the click opened is marked * on the page); input_text with the value picks it there"
     )
     assert await session.page.locator("#cal").is_visible()
+
+
+async def test_the_date_the_task_gives_is_named_and_held_for_until_it_is_picked(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """With the one date the task names, the hold says what to type and holds every time: offered "or
+    click again", the model pressed Search again over the empty date."""
+    await session.navigate(server.url(TRAINS))
+    field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
+    task = "Find trains from Lyon to Turin leaving on August 14, 2027."
+    for _ in range(2):
+        held = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+        assert held.error is not None and held.error.endswith(
+            f"type 'August 14, 2027' into element {field} first (the task gives it), then click element "
+            f"{search}."
+        )
+    assert await session.page.text_content("#sent") == ""
+    typed = await run1(session, {"action": "input_text", "index": field, "text": "August 14, 2027"})
+    assert typed.error is None, typed.error
+    await asyncio.sleep(0.3)  # the page opens its calendar again 80 ms after a pick
+    sent = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+    assert sent.error is None
+    assert await session.page.text_content("#sent") == "Trains on Sat 14 Aug 2027"

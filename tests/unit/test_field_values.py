@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_agent.controller.actions.field_values import FieldValue, field_value
+from browser_agent.controller.actions.field_values import FieldValue, field_value, one_date_written
 
 
 @pytest.mark.parametrize(
@@ -67,3 +67,19 @@ def test_what_is_no_value_of_the_kind_is_none(kind: str, written: str) -> None:
 
 def test_a_colour_is_left_to_the_browser() -> None:
     assert field_value("color", " red ") == FieldValue("red")
+
+
+@pytest.mark.parametrize(
+    ("task", "date"),
+    [
+        ("Select 12/27/2016 as the date and hit submit.", "12/27/2016"),
+        ("Book the cheapest flight from: LCH to: GGG on 12/18/2016.", "12/18/2016"),
+        ("Leave on June 3, 2027 (06/03/2027), at noon", "June 3, 2027"),  # one day written twice
+        ("the 3rd of March 2027, please", "3rd of March 2027"),
+        ("Stay from 12/01/2016 to 12/05/2016.", None),  # two days: which field takes which is not ours
+        ("Book a table for 4 guests", None),
+        ("Pick 13/31/2016", None),  # no such day
+    ],
+)
+def test_the_one_date_a_task_names_is_given_as_written(task: str, date: str | None) -> None:
+    assert one_date_written(task) == date

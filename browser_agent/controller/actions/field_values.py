@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-__all__ = ["VALUE_TYPES", "FieldValue", "field_value", "spoken_date", "written_date"]
+__all__ = ["VALUE_TYPES", "FieldValue", "field_value", "one_date_written", "spoken_date", "written_date"]
 
 VALUE_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "number", "range", "color"})
 """Input types whose value has a fixed format: what is typed is turned into it first."""
@@ -88,6 +88,21 @@ def written_date(text: str) -> dt.date | None:
         month, day = (second, first) if first > 12 else (first, second)
         return _date(year, month, day)
     return None
+
+
+def one_date_written(text: str) -> str | None:
+    """The date ``text`` names, as it is written there, when it names exactly one (the same day written
+    twice counts once); None for none, or for two days ("from 12/01/2016 to 12/05/2016")."""
+    spans: list[tuple[int, int]] = []
+    for pattern in (_ISO_DATE, _MONTH_FIRST, _DAY_FIRST, _NUMERIC_DATE):
+        for found in pattern.finditer(text):
+            if not any(start < found.end() and found.start() < end for start, end in spans):
+                spans.append(found.span())
+    days = {written_date(text[start:end]) for start, end in spans}
+    if len(days) != 1 or None in days:
+        return None
+    start, end = spans[0]
+    return text[start:end]
 
 
 def _date(year: int, month: int, day: int) -> dt.date | None:

@@ -17,6 +17,7 @@ from weakref import WeakKeyDictionary
 from playwright.async_api import ElementHandle
 
 from browser_agent.browser.playwright_errors import PlaywrightError
+from browser_agent.controller.actions.field_values import one_date_written
 from browser_agent.controller.actions.refusals import fields_of, named_as, said
 from browser_agent.controller.actions.task_quotes import without_quotes
 from browser_agent.controller.actions.untyped_text import recipient_for, to_type
@@ -202,8 +203,9 @@ def _given(
     empty: list[ElementNode], task: str, snapshot: DomSnapshot, values: set[str]
 ) -> tuple[ElementNode, str] | None:
     """An ``empty`` text field and what ``task`` gives to type into it, where that is plain: whom the task
-    forwards or sends to, for a field labelled "to:"; else, for the one empty field, the one text the
-    task quotes to type that no field (``values``) holds yet. None otherwise: with two fields empty, or
+    forwards or sends to, for a field labelled "to:"; else, for the one empty field, the one date the
+    task names when the field is read-only (set from a calendar), or the one text the task quotes to type
+    that no field (``values``) holds yet. None otherwise: with two fields empty, or
     two texts untyped, which goes where is the model's to read. (Told "set them first" over the empty
     "to:" of a forwarded mail, the 1.5B model clicked send again, or gave up: email-inbox.)"""
     for field in empty:
@@ -211,6 +213,11 @@ def _given(
             return field, whom
     if len(empty) != 1:
         return None
+    if "readonly" in empty[0].states and (day := one_date_written(task)):
+        # a date field the page sets from its calendar: typed into, the day is picked there. Told "type
+        # into element 0 first, or click element 1 again", the 1.5B model said it would use the date
+        # picker and clicked Submit again (choose-date-medium seed 8, outside both halves)
+        return empty[0], day
     untyped = [text for text in to_type(task) if " ".join(text.split()).lower() not in values]
     return (empty[0], untyped[0]) if len(untyped) == 1 else None
 
