@@ -13,6 +13,7 @@ import pytest
 
 from browser_agent import Agent, Controller
 from browser_agent.browser import BrowserSession
+from browser_agent.controller import ActionResult
 from browser_agent.export import export_history
 from browser_agent.playback import replay
 from browser_agent.testing import ScriptedChatModel
@@ -144,14 +145,14 @@ async def test_a_search_sent_with_its_read_only_date_empty_is_held_once(
     await session.navigate(server.url(TRAINS))
     field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
     task = "Search trains from Lyon to Turin for the first day you can"
-    held = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+    held = await _press(session, search, task)
     assert held.error == (
         f'element {search} would send the form with fields not set yet: [{field}] <input> "Outbound" empty '
         "(read-only, set from a picker: input_text with the value picks it there); type into element "
         f"{field} first, or click element {search} again to send it as it is."
     )
     assert await session.page.text_content("#sent") == ""
-    sent = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+    sent = await _press(session, search, task)
     assert sent.error is None
     assert await session.page.text_content("#sent") == "Trains on "
 
@@ -164,7 +165,7 @@ async def test_a_read_only_field_that_holds_a_value_holds_nothing_back(
     typed = await run1(session, {"action": "input_text", "index": field, "text": "July 3, 2027"})
     assert typed.error is None
     task = "Search trains from Lyon to Turin on July 3, 2027"
-    sent = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+    sent = await _press(session, search, task)
     assert sent.error is None
     assert await session.page.text_content("#sent") == "Trains on Sat 3 Jul 2027"
 
@@ -174,9 +175,7 @@ async def test_a_click_on_an_empty_read_only_field_says_how_it_is_set(
 ) -> None:
     await session.navigate(server.url(BOOKING))
     day = await index_of(session, "Day")
-    clicked = await run1(
-        session, {"action": "click_element", "index": day}, model_chose=True, task="Book a table"
-    )
+    clicked = await _press(session, day, "Book a table")
     assert clicked.error is None
     assert clicked.extracted_content == (
         f"Clicked element {day} (Day); the field is read-only and empty: the page sets it from a picker of "
@@ -194,15 +193,22 @@ async def test_the_date_the_task_gives_is_named_and_held_for_until_it_is_picked(
     field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
     task = "Find trains from Lyon to Turin leaving on August 14, 2027."
     for _ in range(2):
-        held = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
-        assert held.error is not None and held.error.endswith(
-            f"type 'August 14, 2027' into element {field} first (the task gives it), then click element "
-            f"{search}."
+        held = await _press(session, search, task)
+        assert held.error == (
+            f'element {search} would send the form with [{field}] <input> "Outbound" empty; it is read-only, '
+            "yet input_text sets it (the day is picked in the page's calendar): send "
+            f"input_text(index={field}, text='August 14, 2027') first (the task gives the date), then click "
+            f"element {search}."
         )
     assert await session.page.text_content("#sent") == ""
     typed = await run1(session, {"action": "input_text", "index": field, "text": "August 14, 2027"})
     assert typed.error is None, typed.error
     await asyncio.sleep(0.3)  # the page opens its calendar again 80 ms after a pick
-    sent = await run1(session, {"action": "click_element", "index": search}, model_chose=True, task=task)
+    sent = await _press(session, search, task)
     assert sent.error is None
     assert await session.page.text_content("#sent") == "Trains on Sat 14 Aug 2027"
+
+
+async def _press(session: BrowserSession, index: int, task: str) -> ActionResult:
+    """A click on element ``index`` as the agent's model chose it for ``task`` (the holds apply)."""
+    return await run1(session, {"action": "click_element", "index": index}, model_chose=True, task=task)

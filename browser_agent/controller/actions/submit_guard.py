@@ -164,6 +164,15 @@ async def check_not_sending_unset(
     if given is not None and redact(given[1]) == given[1]:
         # held every time: offered "or click again to send it as it is", the 1.5B model sent the empty
         # reply whose text the task gave (email-inbox seed 10)
+        if "readonly" in given[0].states:
+            # "read-only" alone read to the model as "cannot be typed into": it wrote so in its memory
+            # and pressed Submit five times (choose-date seed 7, outside both halves)
+            raise HeldForNowError(
+                f"element {index} would send the form with {said(given[0], redact, snapshot)} empty; it is "
+                f"read-only, yet input_text sets it (the day is picked in the page's calendar): send "
+                f"input_text(index={given[0].index}, text={given[1]!r}) first (the task gives the date), "
+                f"then click element {index}."
+            )
         raise HeldForNowError(
             f"element {index} would send the form with fields not set yet: {named}; type {given[1]!r} into "
             f"element {given[0].index} first (the task gives it), then click element {index}."
