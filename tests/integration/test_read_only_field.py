@@ -212,3 +212,20 @@ async def test_the_date_the_task_gives_is_named_and_held_for_until_it_is_picked(
 async def _press(session: BrowserSession, index: int, task: str) -> ActionResult:
     """A click on element ``index`` as the agent's model chose it for ``task`` (the holds apply)."""
     return await run1(session, {"action": "click_element", "index": index}, model_chose=True, task=task)
+
+
+async def test_a_date_another_field_holds_is_not_given_for_the_read_only_one(
+    session: BrowserSession, server: LocalServer
+) -> None:
+    """The one date of the task, already in a field that takes typing, is that field's: the empty
+    read-only field is held for once, as a field whose value the task does not give."""
+    await session.navigate(server.url(TRAINS))
+    field, search = await index_of(session, "Outbound"), await index_of(session, "Search trains")
+    await session.page.fill("input[name=to]", "14/08/2027")
+    task = "Search trains to Turin on 14/08/2027"
+    held = await _press(session, search, task)
+    assert held.error is not None and held.error.endswith(
+        f"type into element {field} first, or click element {search} again to send it as it is."
+    )
+    assert (await _press(session, search, task)).error is None
+    assert await session.page.text_content("#sent") == "Trains on "

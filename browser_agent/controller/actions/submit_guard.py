@@ -17,7 +17,7 @@ from weakref import WeakKeyDictionary
 from playwright.async_api import ElementHandle
 
 from browser_agent.browser.playwright_errors import PlaywrightError
-from browser_agent.controller.actions.field_values import one_date_written
+from browser_agent.controller.actions.field_values import one_date_written, written_date
 from browser_agent.controller.actions.refusals import fields_of, named_as, said
 from browser_agent.controller.actions.task_quotes import without_quotes
 from browser_agent.controller.actions.untyped_text import recipient_for, to_type
@@ -222,10 +222,12 @@ def _given(
             return field, whom
     if len(empty) != 1:
         return None
-    if "readonly" in empty[0].states and (day := one_date_written(task)):
-        # a date field the page sets from its calendar: typed into, the day is picked there. Told "type
-        # into element 0 first, or click element 1 again", the 1.5B model said it would use the date
-        # picker and clicked Submit again (choose-date-medium seed 8, outside both halves)
+    # a date field the page sets from its calendar: typed into, the day is picked there. Told "type into
+    # element 0 first, or click element 1 again", the 1.5B model said it would use the date picker and
+    # clicked Submit again (choose-date-medium seed 8, outside both halves). A date that another field
+    # holds already is that field's: the read-only one is something else.
+    day = one_date_written(task) if "readonly" in empty[0].states else None
+    if day and all(written_date(value) != written_date(day) for value in values):
         return empty[0], day
     untyped = [text for text in to_type(task) if " ".join(text.split()).lower() not in values]
     return (empty[0], untyped[0]) if len(untyped) == 1 else None
