@@ -164,7 +164,7 @@ async def check_not_sending_unset(
     if given is not None and redact(given[1]) == given[1]:
         # held every time: offered "or click again to send it as it is", the 1.5B model sent the empty
         # reply whose text the task gave (email-inbox seed 10)
-        if "readonly" in given[0].states:
+        if "readonly" in given[0].states and written_date(given[1]) is not None:
             # "read-only" alone read to the model as "cannot be typed into": it wrote so in its memory
             # and pressed Submit five times (choose-date seed 7, outside both halves)
             raise HeldForNowError(
